@@ -1,0 +1,135 @@
+// Builds the service: one node:http server that serves the REST routes, health checks and
+// GraphQL (Yoga) on /graphql, over one set of services. No listen here: main.ts and tests do that.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { createYoga } from 'graphql-yoga';
+import type { Config } from './config.js';
+import type { Caller, RequestContext } from './context.js';
+import type { Database } from './db/client.js';
+import { AppError, unauthenticated } from './errors.js';
+import { maskGraphQLError } from './graphql/errors.js';
+import { schema } from './graphql/schema.js';
+import { sendError } from './http/errors.js';
+import { openApiDocument } from './http/openapi.js';
+import { Router } from './http/router.js';
+import { apiRoutes } from './http/routes.js';
+import type { Logger } from './logger.js';
+import { createServices } from './services.js';
+
+export interface App {
+  server: Server;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export function createApp({ config, db, log }: { config: Config; db: Database; log: Logger }): App {
+  const services = createServices({ db: db.prisma, config, log });
+  const router = new Router(config.bodyLimitBytes).add(...apiRoutes);
+  const openapi = JSON.stringify(openApiDocument(router.routes));
+
+  const yoga = createYoga<RequestContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: config.graphiql,
+    landingPage: false,
+    logging: false,
+    maskedErrors: { maskError: (error) => maskGraphQLError(error, log) },
+    plugins: [
+      maxDepthPlugin({ n: 12, ignoreIntrospection: true, flattenFragments: true }),
+      maxAliasesPlugin({ n: 50 }),
+    ],
+  });
+
+  function contextFor(req: IncomingMessage, requestId: string): RequestContext {
+    const reqLog = log.child({ reqId: requestId });
+    let resolved: Promise<Caller | null> | undefined;
+    const caller = () => (resolved ??= services.auth.authenticate(req.headers.authorization));
+    return {
+      requestId,
+      log: reqLog,
+      ip: clientAddress(req, config.trustProxy),
+      services,
+      caller,
+      requireCaller: async () => {
+        const c = await caller();
+        if (!c) throw unauthenticated();
+        return c;
+      },
+    };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const incomingId = req.headers['x-request-id'];
+    const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    res.setHeader('x-request-id', requestId);
+    const ctx = contextFor(req, requestId);
+    res.on('finish', () => {
+      ctx.log.info(
+        { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request',
+      );
+    });
+
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
+      if (url.pathname === '/readyz') {
+        try {
+          await db.ping();
+          return sendJson(res, 200, { status: 'ready' });
+        } catch (error) {
+          ctx.log.warn({ err: error }, 'readiness check failed');
+          return sendJson(res, 503, { status: 'unavailable' });
+        }
+      }
+      if (url.pathname === '/api/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' });
+        return void res.end(req.method === 'HEAD' ? undefined : openapi);
+      }
+      if (url.pathname === '/graphql') {
+        if (Number(req.headers['content-length'] ?? 0) > config.bodyLimitBytes) {
+          req.resume();
+          throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimitBytes} bytes`);
+        }
+        return await yoga.handle(req, res, ctx);
+      }
+      res.setHeader('access-control-allow-origin', '*');
+      if (await router.handle(req, res, url, ctx)) return;
+      req.resume();
+      throw new AppError('NOT_FOUND', `Route ${req.method} ${url.pathname} not found`);
+    } catch (error) {
+      sendError(res, error, ctx.log, req.method === 'HEAD');
+    }
+  }
+
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));
+  return {
+    server,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await yoga.dispose();
+    },
+  };
+}
+
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+}

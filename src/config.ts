@@ -1,0 +1,135 @@
+// The one place that reads the environment. Every problem is reported at start-up, one line
+// each, naming the variable; the result is a frozen, typed object.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(min).max(max));
+
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const retrySchedule = z.string().transform((value, ctx) => {
+  const delays = value.split(',').map((part) => DURATION.exec(part.trim()));
+  if (delays.some((m) => !m)) {
+    ctx.addIssue({ code: 'custom', message: 'must be comma-separated durations like 5s,5m,2h' });
+    return z.NEVER;
+  }
+  return delays.map((m) => Number(m![1]) * UNIT_MS[m![2] as keyof typeof UNIT_MS]);
+});
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(0, 65535).default(4000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// URL').optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL: int(60).default(86_400),
+  REFRESH_TOKEN_TTL: int(60).default(2_592_000),
+  RATE_LIMIT_FREE: int(1).default(100),
+  RATE_LIMIT_PRO: int(1).default(600),
+  RATE_LIMIT_WINDOW_S: int(1).default(60),
+  TRUST_PROXY: boolean.default(false),
+  BODY_LIMIT_BYTES: int(1024).default(1_048_576),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
+  WEBHOOK_TIMEOUT_MS: int(100).default(10_000),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.optional(),
+  EVENT_RETENTION_DAYS: int(1).default(7),
+  DB_POOL_SIZE: int(1, 1000).default(20),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED: z.enum(['auto', 'never']).default('auto'),
+});
+
+export type Config = Readonly<{
+  env: 'development' | 'production' | 'test';
+  production: boolean;
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  jwtSecret: Uint8Array;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  rateLimit: Readonly<{ free: number; pro: number; windowSeconds: number }>;
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+  webhook: Readonly<{ retryScheduleMs: readonly number[]; timeoutMs: number; allowPrivateTargets: boolean }>;
+  eventRetentionDays: number;
+  dbPoolSize: number;
+  logLevel: string;
+  seed: boolean;
+  graphiql: boolean;
+}>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/** Reads and validates the environment; throws ConfigError listing every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", as in most twelve-factor tools.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const problems: string[] = [];
+  if (production && !e.JWT_SECRET) problems.push('JWT_SECRET: required in production');
+  if (production && !e.DATABASE_URL) problems.push('DATABASE_URL: required in production');
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = resolve(e.DATA_DIR);
+  return Object.freeze({
+    env: e.NODE_ENV,
+    production,
+    host: e.HOST,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET ? new TextEncoder().encode(e.JWT_SECRET) : localSecret(dataDir),
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    rateLimit: Object.freeze({ free: e.RATE_LIMIT_FREE, pro: e.RATE_LIMIT_PRO, windowSeconds: e.RATE_LIMIT_WINDOW_S }),
+    trustProxy: e.TRUST_PROXY,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    webhook: Object.freeze({
+      retryScheduleMs: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !production,
+    }),
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    dbPoolSize: e.DB_POOL_SIZE,
+    logLevel: e.LOG_LEVEL,
+    seed: !production && e.SEED === 'auto',
+    graphiql: !production,
+  });
+}
+
+/**
+ * Outside production a signing key is generated once and kept in DATA_DIR, so tokens survive
+ * a restart without any setup.
+ */
+function localSecret(dataDir: string): Uint8Array {
+  const file = join(dataDir, 'jwt-secret');
+  try {
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32);
+    writeFileSync(file, secret.toString('base64url'), { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}

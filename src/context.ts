@@ -1,0 +1,27 @@
+import type { Logger } from './logger.js';
+import type { Services } from './services.js';
+
+export type Role = 'ADMIN' | 'MEMBER';
+export type Tier = 'FREE' | 'PRO' | 'ENTERPRISE';
+
+/** Who is calling, resolved once per request from its credentials. */
+export interface Caller {
+  readonly userId: string;
+  readonly role: Role;
+  readonly tier: Tier;
+  /** The login session the access token belongs to. */
+  readonly sessionId: string;
+}
+
+/** Everything a request carries, shared by the REST and GraphQL adapters. */
+export interface RequestContext {
+  readonly requestId: string;
+  readonly log: Logger;
+  /** The client address (X-Forwarded-For only with TRUST_PROXY). */
+  readonly ip: string;
+  readonly services: Services;
+  /** The authenticated caller, or null when the request has no valid credentials. */
+  caller(): Promise<Caller | null>;
+  /** The caller, or a 403 `Missing or invalid token`. */
+  requireCaller(): Promise<Caller>;
+}

@@ -1,0 +1,18 @@
+// `npm run db:seed`: migrates, then seeds the demo data if the database is empty.
+import { loadConfig } from '../config.js';
+import { openDatabase } from './client.js';
+import { applyMigrations } from './schema-engine.js';
+import { seedIfEmpty } from './seed.js';
+
+const config = loadConfig();
+if (config.production) {
+  console.error('db:seed: refusing to seed in production');
+  process.exit(1);
+}
+const db = await openDatabase(config);
+try {
+  await applyMigrations(db.adapterFactory);
+  console.log((await seedIfEmpty(db.prisma)) ? 'seeded the demo data' : 'database is not empty: nothing seeded');
+} finally {
+  await db.close();
+}

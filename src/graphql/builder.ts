@@ -1,0 +1,51 @@
+// The Pothos builder: generics, plugins and scalars. Types and fields live in each module's schema.ts.
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import type { YogaInitialContext } from 'graphql-yoga';
+import type { RequestContext } from '../context.js';
+import { AppError, unauthenticated } from '../errors.js';
+
+export type GraphQLContext = RequestContext & YogaInitialContext;
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  AuthScopes: { authenticated: boolean };
+  DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    ID: { Input: string; Output: string };
+  };
+}>({
+  plugins: [RelayPlugin, ScopeAuthPlugin, DataloaderPlugin],
+  defaultFieldNullability: false,
+  relay: {
+    // Ids are the same plain ids the REST surface uses; no global Node ids.
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    cursorType: 'String',
+    edgesFieldOptions: { nullable: false },
+    nodeFieldOptions: { nullable: false },
+  },
+  scopeAuth: {
+    authScopes: async (ctx) => ({ authenticated: (await ctx.caller()) !== null }),
+    // The token check is the one failure an `authenticated` scope can have.
+    unauthorizedError: () => unauthenticated(),
+  },
+});
+
+builder.scalarType('DateTime', {
+  description: 'An ISO 8601 date-time in UTC, e.g. 2026-01-31T12:00:00.000Z. As input, a date (YYYY-MM-DD) also works.',
+  serialize: (value) => (value instanceof Date ? value.toISOString() : value),
+  parseValue: (value) => {
+    const date = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : null;
+    if (!date || Number.isNaN(date.getTime())) throw new AppError('BAD_USER_INPUT', 'DateTime: must be an ISO 8601 date or date-time');
+    return date;
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,8 @@
+import { builder } from './builder.js';
+import '../modules/users/schema.js';
+import '../modules/auth/schema.js';
+import '../modules/lessons/schema.js';
+import '../modules/docs/schema.js';
+import '../modules/analytics/schema.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

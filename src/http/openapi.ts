@@ -1,0 +1,95 @@
+// The OpenAPI 3.1 document, generated from the same zod schemas the router validates with.
+import { z } from 'zod';
+import { errorStatus } from '../errors.js';
+import type { RouteDefinition } from './route.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+};
+
+const errorDescriptions: Record<number, string> = {
+  400: 'Invalid input: the message names the field',
+  401: 'Invalid credentials',
+  403: 'Missing or invalid token, or not allowed',
+  404: 'Not found',
+  405: 'Method not allowed (see the Allow header)',
+  409: 'Conflict',
+  413: 'Request body too large',
+  429: 'Rate limit exceeded (see Retry-After)',
+  500: 'Unexpected error',
+  503: 'Database unavailable',
+};
+
+const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['error', 'code', 'message'],
+  properties: {
+    error: { const: true },
+    code: { type: 'integer', enum: [...new Set(Object.values(errorStatus))] },
+    message: { type: 'string' },
+    details: { type: 'object', additionalProperties: true },
+  },
+};
+
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+  if (!schema) return [];
+  const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, prop]) => {
+    const { description, ...propSchema } = prop;
+    return {
+      name,
+      in: where,
+      required: where === 'path' || (json.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: propSchema,
+    };
+  });
+}
+
+export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const errors = [...new Set([...route.errors, 429, 500, 503])].sort();
+    const responses: Record<string, JsonSchema> = {
+      [route.success.status]: {
+        description: route.success.description,
+        ...(route.success.schema ? { content: { 'application/json': { schema: toSchema(route.success.schema, 'output') } } } : {}),
+      },
+    };
+    for (const code of errors) {
+      responses[code] = {
+        description: errorDescriptions[code] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: [route.tag],
+      ...(route.auth ? { security: [{ bearerAuth: [] }] } : { security: [] }),
+      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Learnstream API',
+      version: '1.0.0',
+      description: 'REST surface of Learnstream. Every error is `{error: true, code, message}` with HTTP status equal to `code`.',
+    },
+    servers: [{ url: '/' }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { Error: errorSchema },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// A REST route is data: its method, path, schemas and a handler. The router validates with the
+// schemas, and the OpenAPI document is generated from the same schemas.
+import type { z } from 'zod';
+import type { Caller, RequestContext } from '../context.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type AnyObject = z.ZodType<Record<string, unknown>>;
+
+export interface RouteInput<P, Q, B, A extends boolean> {
+  params: P;
+  query: Q;
+  body: B;
+  ctx: RequestContext;
+  caller: A extends true ? Caller : null;
+}
+
+export interface RouteDefinition<
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends AnyObject = AnyObject,
+  R extends z.ZodType = z.ZodType,
+  A extends boolean = boolean,
+> {
+  method: Method;
+  /** OpenAPI-style template: `/api/users/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** true: a valid token is required (403 otherwise). false: credentials are not looked at. */
+  auth: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The success status and body schema (none for 202/204 without a body). */
+  success: { status: 200 | 201 | 202 | 204; description: string; schema?: R };
+  /** Error codes this route may answer with, beyond the ones every route can (429, 500, 503). */
+  errors: number[];
+  handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.input<R> | void>;
+}
+
+/** Typed helper: infers the handler's input and output types from the schemas. */
+export function defineRoute<
+  P extends AnyObject,
+  Q extends AnyObject,
+  B extends AnyObject,
+  R extends z.ZodType,
+  A extends boolean,
+>(route: RouteDefinition<P, Q, B, R, A>): RouteDefinition {
+  return route as unknown as RouteDefinition;
+}

@@ -1,0 +1,112 @@
+// Matches a request to a route, validates its input with the route's schemas, calls the handler
+// and writes the response. 404 for unknown paths, 405 with Allow for known paths.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { RequestContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { readJsonBody } from './body.js';
+import type { Method, RouteDefinition } from './route.js';
+import { parseWith } from './validation.js';
+
+interface CompiledPath {
+  pattern: RegExp;
+  paramNames: string[];
+  routes: Map<Method, RouteDefinition>;
+}
+
+const emptyObject = z.object({});
+
+export class Router {
+  private readonly paths: CompiledPath[] = [];
+  readonly routes: RouteDefinition[] = [];
+
+  constructor(private readonly bodyLimit: number) {}
+
+  add(...routes: RouteDefinition[]): this {
+    for (const route of routes) {
+      let compiled = this.paths.find((p) => p.pattern.source === compile(route.path).pattern.source);
+      if (!compiled) {
+        compiled = { ...compile(route.path), routes: new Map() };
+        this.paths.push(compiled);
+      }
+      if (compiled.routes.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
+      compiled.routes.set(route.method, route);
+      this.routes.push(route);
+    }
+    return this;
+  }
+
+  /** Handles the request if its path is a REST route; returns false when no route has that path. */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RequestContext): Promise<boolean> {
+    const found = this.match(url.pathname);
+    if (!found) return false;
+    const { compiled, params } = found;
+    const method = (req.method ?? 'GET').toUpperCase();
+    const allow = [...compiled.routes.keys()];
+    if (allow.includes('GET')) allow.push('HEAD' as Method);
+    allow.push('OPTIONS' as Method);
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { allow: allow.join(', '), 'access-control-allow-methods': allow.join(', ') });
+      res.end();
+      return true;
+    }
+    const route = compiled.routes.get((method === 'HEAD' ? 'GET' : method) as Method);
+    if (!route) {
+      req.resume();
+      throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${url.pathname}`, {
+        headers: { allow: allow.join(', ') },
+        details: { allow },
+      });
+    }
+    const caller = route.auth ? await ctx.requireCaller() : null;
+    const input = {
+      params: parseWith(route.params ?? emptyObject, params, 'path'),
+      query: parseWith(route.query ?? emptyObject, Object.fromEntries(url.searchParams), 'query'),
+      body: route.body ? parseWith(route.body, await readJsonBody(req, this.bodyLimit), '') : (req.resume(), {}),
+      ctx,
+      caller,
+    };
+    const result = await route.handler(input as never);
+    const status = route.success.status;
+    if (status === 204 || result === undefined) {
+      res.writeHead(status);
+      res.end();
+      return true;
+    }
+    const json = JSON.stringify(result);
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(json),
+    });
+    res.end(method === 'HEAD' ? undefined : json);
+    return true;
+  }
+
+  private match(pathname: string): { compiled: CompiledPath; params: Record<string, string> } | undefined {
+    for (const compiled of this.paths) {
+      const m = compiled.pattern.exec(pathname);
+      if (m) {
+        const params: Record<string, string> = {};
+        compiled.paramNames.forEach((name, i) => {
+          params[name] = decodeURIComponent(m[i + 1]!);
+        });
+        return { compiled, params };
+      }
+    }
+    return undefined;
+  }
+}
+
+function compile(template: string): { pattern: RegExp; paramNames: string[] } {
+  const paramNames: string[] = [];
+  const source = template
+    .split('/')
+    .map((segment) => {
+      const m = /^\{(\w+)\}$/.exec(segment);
+      if (!m) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      paramNames.push(m[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}/?$`), paramNames };
+}

@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import { AppError } from '../errors.js';
+
+/** Turns the first schema problem into a 400 that names the field. */
+export function validationError(error: z.ZodError, where: string): AppError {
+  const issue = error.issues[0]!;
+  let field = [where, ...issue.path.map(String)].filter(Boolean).join('.');
+  let problem = issue.message;
+  if (issue.code === 'unrecognized_keys') {
+    field = [where, ...issue.path.map(String), issue.keys[0]].filter(Boolean).join('.');
+    problem = 'unknown field';
+  } else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
+    problem = 'is required';
+  }
+  return new AppError('BAD_USER_INPUT', `${field}: ${problem}`, { details: { field } });
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data;
+}

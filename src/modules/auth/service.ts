@@ -1,0 +1,177 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Caller } from '../../context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { AppError, conflict } from '../../errors.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { parseWith } from '../../http/validation.js';
+import { newId } from '../../ids.js';
+import { recordEvent } from '../events/outbox.js';
+import { toMe, type MeView } from '../users/service.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { loginInput, refreshInput, registerInput, type TokenPair } from './schemas.js';
+
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+
+const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
+const invalidRefreshToken = () => new AppError('INVALID_CREDENTIALS', 'Invalid refresh token');
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+interface Deps {
+  db: Db;
+  config: Pick<Config, 'jwtSecret' | 'accessTokenTtl' | 'refreshTokenTtl'>;
+}
+
+export function createAuthService({ db, config }: Deps) {
+  async function signAccessToken(userId: string, sessionId: string): Promise<string> {
+    const iat = Math.floor(Date.now() / 1000);
+    return new SignJWT({ sid: sessionId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + config.accessTokenTtl)
+      .sign(config.jwtSecret);
+  }
+
+  /** Issues a refresh token in `tx` for the session and an access token naming the session. */
+  async function issuePair(tx: Prisma.TransactionClient, userId: string, sessionId: string): Promise<TokenPair> {
+    const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
+    const expiresAt = new Date(Date.now() + config.refreshTokenTtl * 1000);
+    await tx.refreshToken.create({
+      data: { id: newId('rt'), sessionId, tokenHash: sha256(refreshToken), expiresAt },
+    });
+    await tx.session.update({ where: { id: sessionId }, data: { expiresAt } });
+    return {
+      token: await signAccessToken(userId, sessionId),
+      expiresIn: config.accessTokenTtl,
+      refreshToken,
+      refreshExpiresIn: config.refreshTokenTtl,
+    };
+  }
+
+  async function startSession(tx: Prisma.TransactionClient, userId: string): Promise<TokenPair> {
+    const session = await tx.session.create({
+      data: { id: newId('ses'), userId, expiresAt: new Date(Date.now() + config.refreshTokenTtl * 1000) },
+    });
+    return issuePair(tx, userId, session.id);
+  }
+
+  async function revokeSession(sessionId: string, reason: string): Promise<void> {
+    await db.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: reason } });
+  }
+
+  /** 429 once an e-mail has LOGIN_MAX_FAILURES failed attempts inside the window. */
+  async function assertNotThrottled(email: string): Promise<void> {
+    const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
+    const recent = await db.loginFailure.findMany({
+      where: { email, at: { gt: since } },
+      orderBy: { at: 'desc' },
+      take: LOGIN_MAX_FAILURES,
+      select: { at: true },
+    });
+    if (recent.length < LOGIN_MAX_FAILURES) return;
+    // The window frees when the oldest of the last LOGIN_MAX_FAILURES failures leaves it.
+    const oldest = recent[recent.length - 1]!.at.getTime();
+    const retryAfter = Math.max(1, Math.ceil((oldest + LOGIN_FAILURE_WINDOW_MS - Date.now()) / 1000));
+    throw new AppError('RATE_LIMITED', 'Too many failed login attempts', {
+      headers: { 'retry-after': String(retryAfter) },
+      details: { retryAfter },
+    });
+  }
+
+  return {
+    async login(input: unknown): Promise<TokenPair> {
+      const { email, password } = parseWith(loginInput, input, '');
+      await assertNotThrottled(email);
+      const user = await db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
+      if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
+        await db.loginFailure.create({ data: { email } });
+        throw invalidCredentials();
+      }
+      return db.$transaction(async (tx) => {
+        await tx.loginFailure.deleteMany({ where: { email } });
+        return startSession(tx, user.id);
+      });
+    },
+
+    async register(input: unknown): Promise<TokenPair & { user: MeView }> {
+      const { email, password, name } = parseWith(registerInput, input, '');
+      const passwordHash = await hashPassword(password);
+      try {
+        return await db.$transaction(async (tx) => {
+          const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash } });
+          await recordEvent(tx, 'user.created', { userId: user.id });
+          return { user: toMe(user), ...(await startSession(tx, user.id)) };
+        });
+      } catch (error) {
+        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+          throw conflict('An account with this email already exists');
+        }
+        throw error;
+      }
+    },
+
+    /** Rotates a refresh token. Presenting a used one again revokes its whole session (reuse detection). */
+    async refresh(input: unknown): Promise<TokenPair> {
+      const { refreshToken } = parseWith(refreshInput, input, '');
+      const stored = await db.refreshToken.findUnique({
+        where: { tokenHash: sha256(refreshToken) },
+        include: { session: { select: { id: true, userId: true, revokedAt: true } } },
+      });
+      const now = new Date();
+      if (!stored || stored.session.revokedAt || stored.expiresAt <= now) throw invalidRefreshToken();
+      if (stored.usedAt) {
+        await revokeSession(stored.sessionId, 'refresh token reuse');
+        throw invalidRefreshToken();
+      }
+      const pair = await db.$transaction(async (tx) => {
+        // Only one of two concurrent exchanges of the same token can win this update.
+        const claimed = await tx.refreshToken.updateMany({ where: { id: stored.id, usedAt: null }, data: { usedAt: now } });
+        if (claimed.count === 0) return null;
+        return issuePair(tx, stored.session.userId, stored.sessionId);
+      });
+      if (!pair) {
+        await revokeSession(stored.sessionId, 'refresh token reuse');
+        throw invalidRefreshToken();
+      }
+      return pair;
+    },
+
+    /** Ends the session of a refresh token; its access tokens stop working at once. Always succeeds. */
+    async logout(input: unknown): Promise<void> {
+      const { refreshToken } = parseWith(refreshInput, input, '');
+      const stored = await db.refreshToken.findUnique({ where: { tokenHash: sha256(refreshToken) }, select: { sessionId: true } });
+      if (stored) await revokeSession(stored.sessionId, 'logout');
+    },
+
+    /**
+     * Resolves an Authorization header to its caller. null for no credentials and for invalid
+     * ones alike (missing, malformed, bad signature, alg none, expired, revoked, deleted user).
+     */
+    async authenticate(authorization: string | undefined): Promise<Caller | null> {
+      if (!authorization) return null;
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      if (!m) return null;
+      let sub: string | undefined;
+      let sid: unknown;
+      try {
+        const { payload } = await jwtVerify(m[1]!, config.jwtSecret, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
+        sub = payload.sub;
+        sid = payload.sid;
+      } catch {
+        return null;
+      }
+      if (typeof sid !== 'string' || !sub) return null;
+      const session = await db.session.findUnique({
+        where: { id: sid },
+        select: { userId: true, revokedAt: true, user: { select: { role: true, tier: true } } },
+      });
+      if (!session || session.revokedAt || session.userId !== sub) return null;
+      return { userId: sub, role: session.user.role, tier: session.user.tier, sessionId: sid };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

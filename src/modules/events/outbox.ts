@@ -1,0 +1,33 @@
+// The one place a domain event is recorded. It takes the transaction of the change that caused
+// the event, so a committed change always has its event and a rolled-back one never does.
+import type { Prisma } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+
+export const EVENT_TYPES = ['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+type Subject = { lessonId: string } | { userId: string } | { path: string };
+export type EventData<T extends EventType> = T extends 'lesson.published' | 'lesson.updated'
+  ? { lessonId: string }
+  : T extends 'user.created' | 'user.updated'
+    ? { userId: string }
+    : { path: string };
+
+export type EventPayload = { event: EventType; timestamp: string } & Subject;
+
+export interface RecordedEvent {
+  id: string;
+  payload: EventPayload;
+}
+
+export async function recordEvent<T extends EventType>(
+  tx: Prisma.TransactionClient,
+  type: T,
+  data: EventData<T>,
+): Promise<RecordedEvent> {
+  const now = new Date();
+  const id = newId('evt');
+  const payload = { event: type, timestamp: now.toISOString(), ...data } as EventPayload;
+  await tx.event.create({ data: { id, type, payload, createdAt: now } });
+  return { id, payload };
+}

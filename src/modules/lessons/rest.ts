@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.js';
+import { createLessonInput, lessonPage, lessonView, MAX_PAGE_SIZE, toLessonView, updateLessonInput } from './service.js';
+
+const idQuery = z.object({ id: z.string().min(1, 'must not be empty').max(64) });
+const listQuery = z.object({
+  id: z.string().min(1, 'must not be empty').max(64).optional()
+    .describe('A lesson id: answers that lesson instead of a page'),
+  limit: z.string().regex(/^\d+$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).transform(Number).optional()
+    .describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
+  cursor: z.string().optional().describe('nextCursor of the previous page'),
+});
+
+export const lessonRoutes = [
+  defineRoute({
+    method: 'GET', path: '/api/v1/lessons', operationId: 'getLessons', tag: 'lessons', auth: true,
+    summary: 'One lesson by `id`, or without `id` a page of lessons, newest first',
+    query: listQuery,
+    success: { status: 200, description: 'The lesson (with id) or a page `{items, nextCursor}` (without)', schema: z.union([lessonView, lessonPage]) },
+    errors: [400, 403, 404],
+    handler: async ({ query, ctx, caller }) => {
+      if (query.id !== undefined) return toLessonView(await ctx.services.lessons.get({ caller, id: query.id }));
+      const page = await ctx.services.lessons.list({ caller, limit: query.limit, cursor: query.cursor });
+      return { items: page.rows.map(toLessonView), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/lessons', operationId: 'createLesson', tag: 'lessons', auth: true,
+    summary: 'ADMIN: create a draft lesson',
+    body: createLessonInput,
+    success: { status: 201, description: 'The draft', schema: lessonView },
+    errors: [400, 403],
+    handler: async ({ body, ctx, caller }) => toLessonView(await ctx.services.lessons.create({ caller, input: body })),
+  }),
+  defineRoute({
+    method: 'PATCH', path: '/api/v1/lessons', operationId: 'updateLesson', tag: 'lessons', auth: true,
+    summary: 'ADMIN: change a lesson (emits lesson.updated)',
+    query: idQuery,
+    body: updateLessonInput,
+    success: { status: 200, description: 'The updated lesson', schema: lessonView },
+    errors: [400, 403, 404],
+    handler: async ({ query, body, ctx, caller }) =>
+      toLessonView(await ctx.services.lessons.update({ caller, id: query.id, input: body })),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/lessons/publish', operationId: 'publishLesson', tag: 'lessons', auth: true,
+    summary: 'ADMIN: publish a draft (emits lesson.published)',
+    query: idQuery,
+    success: { status: 200, description: 'The published lesson', schema: lessonView },
+    errors: [400, 403, 404, 409],
+    handler: async ({ query, ctx, caller }) => toLessonView(await ctx.services.lessons.publish({ caller, id: query.id })),
+  }),
+];

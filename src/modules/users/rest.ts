@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.js';
+import { meView, publicUserView, updateMeInput } from './service.js';
+
+export const userRoutes = [
+  defineRoute({
+    method: 'GET', path: '/api/v1/user/me', operationId: 'getMe', tag: 'users', auth: true,
+    summary: 'The current user of the token',
+    success: { status: 200, description: 'The current user', schema: meView },
+    errors: [403],
+    handler: ({ ctx, caller }) => ctx.services.users.me({ caller }),
+  }),
+  defineRoute({
+    method: 'PATCH', path: '/api/v1/user/me', operationId: 'updateMe', tag: 'users', auth: true,
+    summary: 'Rename the current user (emits user.updated)',
+    body: updateMeInput,
+    success: { status: 200, description: 'The updated user', schema: meView },
+    errors: [400, 403],
+    handler: ({ body, ctx, caller }) => ctx.services.users.updateMe({ caller, input: body }),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/users/{id}', operationId: 'getUser', tag: 'users', auth: false,
+    summary: "A user's public data",
+    params: z.object({ id: z.string().min(1).max(64) }),
+    success: { status: 200, description: 'Public data only', schema: publicUserView },
+    errors: [404],
+    handler: ({ params, ctx }) => ctx.services.users.publicUser({ id: params.id }),
+  }),
+];

@@ -1,0 +1,59 @@
+import { builder } from '../../graphql/builder.js';
+import { type MeView, type PublicUserView } from './service.js';
+
+export const Role = builder.enumType('Role', { values: ['ADMIN', 'MEMBER'] as const });
+export const Tier = builder.enumType('Tier', { values: ['FREE', 'PRO', 'ENTERPRISE'] as const });
+
+/** A user's public face: what anyone may see. */
+export const PublicUser = builder.loadableObjectRef<PublicUserView, string>('User', {
+  // One query for every user a response mentions (no N+1).
+  load: async (ids, ctx) => {
+    const rows = await ctx.services.users.publicUsers({ ids });
+    return ids.map((id) => rows.get(id) ?? new Error(`User ${id} not found`));
+  },
+});
+PublicUser.implement({
+  description: 'Public data of a user.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    joined: t.exposeString('joined', { description: 'YYYY-MM-DD (UTC)' }),
+  }),
+});
+
+export const CurrentUser = builder.objectRef<MeView>('CurrentUser').implement({
+  description: 'The signed-in user, with private fields.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    email: t.exposeString('email'),
+    joined: t.exposeString('joined', { description: 'YYYY-MM-DD (UTC)' }),
+    role: t.field({ type: Role, resolve: (u) => u.role }),
+    tier: t.field({ type: Tier, resolve: (u) => u.tier }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  me: t.field({
+    type: CurrentUser,
+    authScopes: { authenticated: true },
+    resolve: async (_, __, ctx) => ctx.services.users.me({ caller: await ctx.requireCaller() }),
+  }),
+  user: t.field({
+    type: PublicUser,
+    nullable: true,
+    description: 'Public data of a user; null with a NOT_FOUND error when there is no such user.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_, { id }, ctx) => ctx.services.users.publicUser({ id }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateMe: t.field({
+    type: CurrentUser,
+    authScopes: { authenticated: true },
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_, args, ctx) => ctx.services.users.updateMe({ caller: await ctx.requireCaller(), input: args }),
+  }),
+}));
+

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { Caller } from '../../context.js';
+import type { Db } from '../../db/client.js';
+import { notFound, unauthenticated } from '../../errors.js';
+import type { User } from '../../generated/prisma/client.js';
+import { parseWith } from '../../http/validation.js';
+import { recordEvent } from '../events/outbox.js';
+
+export const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+export const updateMeInput = z.strictObject({ name: nameSchema });
+
+export const publicUserView = z.object({
+  id: z.string(),
+  name: z.string(),
+  joined: z.string().describe('YYYY-MM-DD (UTC)'),
+});
+export const meView = publicUserView.extend({
+  email: z.string(),
+  role: z.enum(['ADMIN', 'MEMBER']),
+  tier: z.enum(['FREE', 'PRO', 'ENTERPRISE']),
+});
+export type PublicUserView = z.infer<typeof publicUserView>;
+export type MeView = z.infer<typeof meView>;
+
+export const joinedDate = (user: Pick<User, 'createdAt'>) => user.createdAt.toISOString().slice(0, 10);
+
+export const toPublicUser = (u: Pick<User, 'id' | 'name' | 'createdAt'>): PublicUserView => ({
+  id: u.id,
+  name: u.name,
+  joined: joinedDate(u),
+});
+
+export const toMe = (u: User): MeView => ({
+  id: u.id,
+  name: u.name,
+  email: u.email,
+  joined: joinedDate(u),
+  role: u.role,
+  tier: u.tier,
+});
+
+export function createUserService({ db }: { db: Db }) {
+  return {
+    async me({ caller }: { caller: Caller }): Promise<MeView> {
+      const user = await db.user.findUnique({ where: { id: caller.userId } });
+      // The account was deleted after the token was checked: the token is no longer valid.
+      if (!user) throw unauthenticated();
+      return toMe(user);
+    },
+
+    async updateMe({ caller, input }: { caller: Caller; input: unknown }): Promise<MeView> {
+      const { name } = parseWith(updateMeInput, input, '');
+      const user = await db.$transaction(async (tx) => {
+        const updated = await tx.user.update({ where: { id: caller.userId }, data: { name } });
+        await recordEvent(tx, 'user.updated', { userId: updated.id });
+        return updated;
+      });
+      return toMe(user);
+    },
+
+    /** Public data of many users at once, by id (unknown ids are absent). */
+    async publicUsers({ ids }: { ids: readonly string[] }): Promise<Map<string, PublicUserView>> {
+      const rows = await db.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, createdAt: true } });
+      return new Map(rows.map((u) => [u.id, toPublicUser(u)]));
+    },
+
+    /** Public data only: id, name, joined. */
+    async publicUser({ id }: { id: string }): Promise<PublicUserView> {
+      const user = await db.user.findUnique({ where: { id }, select: { id: true, name: true, createdAt: true } });
+      if (!user) throw notFound(`User ${id}`);
+      return toPublicUser(user);
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,47 @@
+// Starts the service: validated config, migrated (and, outside production, seeded) database,
+// then listen. Returns a handle the tests and main.ts use alike.
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { applyMigrations } from './db/schema-engine.js';
+import { seedIfEmpty } from './db/seed.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  log: Logger;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: { log?: Logger } = {}): Promise<RunningServer> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const db = await openDatabase(config);
+  try {
+    const applied = await applyMigrations(db.adapterFactory);
+    if (applied.length) log.info({ applied }, 'migrations applied');
+    if (config.seed && (await seedIfEmpty(db.prisma))) log.info('seeded demo data');
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const app = createApp({ config, db, log });
+  await new Promise<void>((resolve, reject) => {
+    app.server.once('error', reject);
+    app.server.listen(config.port, config.host, resolve);
+  });
+  const { port } = app.server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  log.info({ url, database: db.kind }, 'listening');
+  return {
+    url,
+    port,
+    log,
+    stop: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// The domain services, built once per app. Both adapters (REST and GraphQL) call these.
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import type { Logger } from './logger.js';
+import { createAnalyticsService } from './modules/analytics/service.js';
+import { createAuthService } from './modules/auth/service.js';
+import { createDocsService } from './modules/docs/service.js';
+import { createLessonService } from './modules/lessons/service.js';
+import { createUserService } from './modules/users/service.js';
+
+export interface ServiceDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+}
+
+export function createServices(deps: ServiceDeps) {
+  return {
+    auth: createAuthService(deps),
+    users: createUserService(deps),
+    lessons: createLessonService(deps),
+    docs: createDocsService(deps),
+    analytics: createAnalyticsService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
