@@ -15,9 +15,15 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(config: Config, options: { log?: Logger } = {}): Promise<RunningServer> {
+export interface StartOptions {
+  log?: Logger;
+  /** Called with every SQL statement sent to the database (tests count queries with it). */
+  onQuery?: (sql: string) => void;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
-  const db = await openDatabase(config);
+  const db = await openDatabase({ ...config, onQuery: options.onQuery });
   try {
     const applied = await applyMigrations(db.adapterFactory);
     if (applied.length) log.info({ applied }, 'migrations applied');

@@ -1,0 +1,125 @@
+// Starts the real service on a loopback port over a fresh database: a new PGlite directory, or
+// a new database on the PostgreSQL server (created here, dropped on stop). Logs are kept in
+// memory so tests can assert what was (and was not) logged.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+export const DATABASES: DatabaseKind[] = ['pglite', 'postgres'];
+
+/** The PostgreSQL server tests create their databases on (override with TEST_PG_URL). */
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export interface TestServer extends RunningServer {
+  kind: DatabaseKind;
+  config: Config;
+  /** Every log line written so far, parsed. */
+  logs: Record<string, unknown>[];
+  /** Every SQL statement sent so far (clear it with `queries.length = 0`). */
+  queries: string[];
+  /** The raw log text (to check that no secret was written). */
+  logText(): string;
+  /** For postgres servers: the database URL (to break or inspect the database from a test). */
+  databaseUrl?: string;
+  /** Stops the server but keeps its database, to start it again with `restart`. */
+  restart(): Promise<TestServer>;
+}
+
+export interface TestServerOptions {
+  kind?: DatabaseKind;
+  /** Extra environment, as the real process would get it. */
+  env?: Record<string, string>;
+  /** Reuse an existing data dir / database (used by restart). */
+  reuse?: { dataDir: string; databaseUrl?: string };
+}
+
+/** Creates an empty database on the PostgreSQL server and returns its URL and a drop function. */
+export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `learnstream_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const kind = options.kind ?? 'postgres';
+  const dataDir = options.reuse?.dataDir ?? (await mkdtemp(join(tmpdir(), 'learnstream-test-')));
+  let databaseUrl = options.reuse?.databaseUrl;
+  let dropDb: (() => Promise<void>) | undefined;
+  if (kind === 'postgres' && !databaseUrl) {
+    const created = await createPgDatabase();
+    databaseUrl = created.url;
+    dropDb = created.drop;
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'debug',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...options.env,
+  });
+
+  let text = '';
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      const line = chunk.toString();
+      text += line;
+      for (const l of line.split('\n').filter(Boolean)) logs.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  const queries: string[] = [];
+  const running = await startServer(config, { log: createLogger('debug', sink), onQuery: (sql) => queries.push(sql) });
+  let stopped = false;
+  const server: TestServer = {
+    ...running,
+    kind,
+    config,
+    logs,
+    queries,
+    logText: () => text,
+    databaseUrl,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await running.stop();
+      if (dropDb) await dropDb();
+      if (!options.reuse) await rm(dataDir, { recursive: true, force: true });
+    },
+    restart: async () => {
+      stopped = true;
+      await running.stop();
+      const next = await startTestServer({ kind, env: options.env, reuse: { dataDir, databaseUrl } });
+      const stopNext = next.stop;
+      next.stop = async () => {
+        await stopNext();
+        if (dropDb) await dropDb();
+        await rm(dataDir, { recursive: true, force: true });
+      };
+      return next;
+    },
+  };
+  return server;
+}
