@@ -6,16 +6,38 @@ import { createGraphQLError } from 'graphql-yoga';
 import { AppError, isDatabaseUnavailable, unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 
+/**
+ * By name as well as by class: a process can hold two instances of graphql (its CommonJS and ES
+ * module builds, e.g. under vitest), and an error from the other one fails `instanceof`.
+ */
+function isGraphQLError(error: unknown): error is GraphQLError {
+  return error instanceof GraphQLError || (error instanceof Error && error.name === 'GraphQLError' && 'extensions' in error);
+}
+
+function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
 export function maskGraphQLError(error: unknown, log: Logger): Error {
-  const original = error instanceof GraphQLError ? error.originalError : error;
-  // Yoga's own request errors (parse, validation, bad variables) already follow the spec.
-  if (error instanceof GraphQLError && !original) return error;
+  const gqlError = isGraphQLError(error) ? error : undefined;
+  // What was thrown, under the GraphQLErrors that located it (execution, dataloaders).
+  let original: unknown = error;
+  for (let depth = 0; depth < 8 && isGraphQLError(original) && original.originalError; depth++) original = original.originalError;
+
+  // GraphQLErrors all the way down: Yoga's request errors (parse, validation, bad variables,
+  // mutation over GET) and errors raised as GraphQLErrors on purpose already follow the spec.
+  if (isGraphQLError(original)) return gqlError ?? original;
+  // Yoga's request-level errors that wrap a cause (e.g. a body that is not JSON): keep Yoga's
+  // message and HTTP status; the cause is not sent.
+  if (gqlError && !gqlError.path && gqlError.extensions?.http && !isAppError(original)) {
+    const { code, http } = gqlError.extensions;
+    return createGraphQLError(gqlError.message, { extensions: { ...(code ? { code } : {}), http } });
+  }
+
   let appError: AppError | undefined;
-  if (original instanceof AppError) appError = original;
-  else if (original instanceof GraphQLError) return original;
+  if (isAppError(original)) appError = original;
   else if (isDatabaseUnavailable(original)) appError = unavailable(original);
 
-  const gqlError = error instanceof GraphQLError ? error : undefined;
   if (!appError) {
     log.error({ err: original }, 'unexpected error in GraphQL');
     return createGraphQLError('Unexpected error.', { nodes: gqlError?.nodes, path: gqlError?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
