@@ -1,0 +1,327 @@
+// `npm run bench`: load-tests the real service against a bare node:http + pg baseline.
+//
+// One run: a fresh database on the local PostgreSQL, the service (src/main.ts, migrating and
+// seeding it) and the baseline (bench/baseline-server.ts) each in a child process, autocannon
+// here. Every scenario in bench/scenarios.ts gets a warm-up, then a measured run; the table
+// compares req/s with the baseline's and checks the goals. Everything started is stopped and
+// the database dropped, also on failure. Exit code 1 only when the bench itself could not run.
+//
+// Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS
+// (default 100), BENCH_POOL_SIZE (database pool of both servers, default 20), BENCH_ONLY (run
+// only scenarios whose name contains this; the baseline always runs), BENCH_BASELINE_AGAIN (1:
+// measure the baseline again at the end and compare with the mean of both, to expose drift on a
+// shared machine; default 1), BENCH_JSON (write the results to this file), BENCH_PG_URL (admin
+// URL of the PostgreSQL server).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type autocannon from 'autocannon';
+import { DEMO_ACCOUNTS } from '../src/db/seed.js';
+import { createDatabase, serverVersion } from './lib/database.js';
+import { load, probe } from './lib/load.js';
+import { machineBusySeconds, readStats, Sampler } from './lib/proc.js';
+import { freePort, startNode, waitForHttp, type Child } from './lib/processes.js';
+import { fixed, mb, table } from './lib/report.js';
+import { scenarios, type BenchContext, type Scenario } from './scenarios.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function intEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name}: must be a whole number ≥ ${min}, got ${raw}`);
+  return n;
+}
+
+interface Settings {
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  poolSize: number;
+  only: string | undefined;
+  baselineAgain: boolean;
+}
+
+interface Target {
+  url: string;
+  child: Child;
+  sampler: Sampler;
+}
+
+interface Outcome {
+  scenario: Scenario;
+  label: string;
+  result: autocannon.Result;
+  /** Cores' worth of CPU the target process used during the measured run. */
+  cpuCores: number;
+  /** Cores' worth of CPU this process (autocannon) used. */
+  loaderCores: number;
+  /** Cores' worth of CPU the whole machine used (target, loader, PostgreSQL and anything else). */
+  machineCores: number;
+  /** Highest RSS of the target process sampled during the measured run, KiB. */
+  rssPeakKb: number;
+  /** Set when the single check request before the load did not succeed. */
+  problem?: string;
+}
+
+const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+/** Cleanup steps, run last-in first-out exactly once (also on SIGINT/SIGTERM). */
+const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const step of cleanups.reverse()) {
+      try {
+        await step.run();
+      } catch (error) {
+        process.stderr.write(`[bench] cleanup: ${step.name} failed: ${String(error)}\n`);
+      }
+    }
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    progress(`${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function machineInfo(settings: Settings): Promise<string> {
+  const cpuList = cpus();
+  const rows = [
+    ['node', process.version],
+    ['cpus', `${cpuList.length} × ${cpuList[0]?.model.trim() ?? 'unknown'} (availableParallelism ${availableParallelism()})`],
+    ['memory', mb(totalmem() / 1024)],
+    ['kernel', release()],
+    ['postgresql', await serverVersion()],
+    ['load average', `${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the start)`],
+    ['settings', `${settings.connections} connections, ${settings.durationSeconds} s (+${settings.warmupSeconds} s warm-up) per scenario, pool ${settings.poolSize}`],
+  ];
+  return rows.map(([k, v]) => `${k!.padEnd(13)} ${v}`).join('\n');
+}
+
+async function login(serviceUrl: string): Promise<BenchContext> {
+  const { email, password } = DEMO_ACCOUNTS[0];
+  const res = await fetch(`${serviceUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`login as ${email}: HTTP ${res.status} ${await res.text()}`);
+  const { token } = (await res.json()) as { token: string };
+  const me = await fetch(`${serviceUrl}/api/v1/user/me`, { headers: { authorization: `Bearer ${token}` } });
+  if (!me.ok) throw new Error(`GET /api/v1/user/me: HTTP ${me.status} ${await me.text()}`);
+  const { id } = (await me.json()) as { id: string };
+  return { userId: id, token };
+}
+
+async function runScenario(
+  scenario: Scenario,
+  target: Target,
+  ctx: BenchContext,
+  settings: Settings,
+  label = scenario.name,
+): Promise<Outcome> {
+  const spec = scenario.request(ctx);
+  const check = await probe(target.url, spec);
+  let problem: string | undefined;
+  if (check.status < 200 || check.status > 299) problem = `HTTP ${check.status}: ${check.body.slice(0, 300)}`;
+  else if (/"errors"\s*:/.test(check.body)) problem = `errors in body: ${check.body.slice(0, 300)}`;
+  if (problem) progress(`${scenario.name}: check request failed (${problem}); loading it anyway`);
+  const options = { connections: settings.connections, expectBody: problem ? undefined : check.body };
+
+  const { child, sampler } = target;
+  if (settings.warmupSeconds > 0) {
+    progress(`${scenario.name}: warm-up ${settings.warmupSeconds} s`);
+    await Promise.race([child.exited, load(target.url, spec, { ...options, durationSeconds: settings.warmupSeconds })]);
+  }
+  progress(`${label}: ${settings.durationSeconds} s`);
+  const before = await readStats(child.pid);
+  const loaderBefore = process.cpuUsage();
+  const machineBefore = await machineBusySeconds();
+  sampler.resetWindow();
+  const result = await Promise.race([child.exited, load(target.url, spec, { ...options, durationSeconds: settings.durationSeconds })]);
+  const machineAfter = await machineBusySeconds();
+  const loader = process.cpuUsage(loaderBefore);
+  const after = await sampler.sample();
+  return {
+    scenario,
+    label,
+    result,
+    cpuCores: before && after ? (after.cpuSeconds - before.cpuSeconds) / result.duration : NaN,
+    loaderCores: (loader.user + loader.system) / 1e6 / result.duration,
+    machineCores: (machineAfter - machineBefore) / result.duration,
+    rssPeakKb: sampler.windowPeakKb,
+    problem,
+  };
+}
+
+const failures = (r: autocannon.Result) => r.errors + r.non2xx + r.mismatches;
+
+function report(outcomes: Outcome[], service: Target, baseline: Target, idle: Map<Target, number>): string {
+  const base = baselineRate(outcomes);
+  const rows = outcomes.map(({ label, result: r, cpuCores, loaderCores, machineCores, rssPeakKb }) => [
+    label,
+    fixed(r.requests.average),
+    fixed(r.latency.p50),
+    fixed(r.latency.p99),
+    String(r.errors),
+    String(r.non2xx),
+    String(r.mismatches),
+    `${(r.requests.average / base).toFixed(2)}×`,
+    fixed(cpuCores, 2),
+    fixed((cpuCores * 1e6) / r.requests.average),
+    fixed(loaderCores, 2),
+    fixed(machineCores, 2),
+    mb(rssPeakKb),
+  ]);
+  const results = table(
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx', 'mismatch', 'vs base', 'cpu tgt', 'µs/req', 'cpu ac', 'cpu all', 'rss peak'],
+    rows,
+    [false, ...Array<boolean>(12).fill(true)],
+  );
+  const peakUnderLoad = (t: Target) => Math.max(0, ...outcomes.filter((o) => targetOf(o.scenario, service, baseline) === t).map((o) => o.rssPeakKb));
+  const memory = table(
+    ['process', 'rss idle', 'rss peak under load', 'VmHWM (lifetime, incl. start-up)'],
+    [service, baseline].map((t) => [t === service ? `service (pid ${t.child.pid})` : `baseline (pid ${t.child.pid})`, mb(idle.get(t) ?? NaN), mb(peakUnderLoad(t)), mb(t.sampler.last?.hwmKb ?? NaN)]),
+    [false, true, true, true],
+  );
+
+  const verdicts: string[] = [];
+  for (const { scenario, label, result: r, problem } of outcomes) {
+    if (scenario.minRatio !== undefined) {
+      const ratio = r.requests.average / base;
+      verdicts.push(`${ratio >= scenario.minRatio ? 'PASS' : 'MISS'}  ${scenario.name}: ${ratio.toFixed(2)} × baseline (goal ≥ ${scenario.minRatio})`);
+    }
+    const bad = failures(r);
+    verdicts.push(
+      `${bad === 0 && !problem ? 'PASS' : 'MISS'}  ${label}: ${bad} failed responses` +
+        ` (${r.errors} errors, ${r.timeouts} of them timeouts, ${r.non2xx} non-2xx, ${r.mismatches} unexpected bodies)` +
+        (problem ? `; check request: ${problem}` : ''),
+    );
+  }
+  const legend =
+    `vs base: req/s over the baseline's (${fixed(base)} req/s, mean of its runs)\n` +
+    "cpu: cores' worth of CPU used during the run (1.00 = one core busy) by the target process (tgt),\n" +
+    'µs/req: CPU time of the target process per response (steadier than req/s on a busy machine),\n' +
+    'by autocannon in this process (ac), and by the whole machine (all: includes PostgreSQL and other tenants)';
+  return `${results}\n\n${legend}\n\n${memory}\n\n${verdicts.join('\n')}`;
+}
+
+/** The baseline's req/s: the mean of its runs (first and, with BENCH_BASELINE_AGAIN, last). */
+function baselineRate(outcomes: Outcome[]): number {
+  const runs = outcomes.filter((o) => o.scenario.isBaseline).map((o) => o.result.requests.average);
+  return runs.reduce((a, b) => a + b, 0) / runs.length;
+}
+
+function targetOf(scenario: Scenario, service: Target, baseline: Target): Target {
+  return scenario.target === 'baseline' ? baseline : service;
+}
+
+async function main(): Promise<void> {
+  const settings: Settings = {
+    durationSeconds: intEnv('BENCH_DURATION', 10, 1),
+    warmupSeconds: intEnv('BENCH_WARMUP', 2, 0),
+    connections: intEnv('BENCH_CONNECTIONS', 100, 1),
+    poolSize: intEnv('BENCH_POOL_SIZE', 20, 1),
+    only: process.env.BENCH_ONLY || undefined,
+    baselineAgain: intEnv('BENCH_BASELINE_AGAIN', 1, 0) > 0,
+  };
+  const selected = scenarios.filter((s) => s.isBaseline || !settings.only || s.name.includes(settings.only));
+  if (selected.filter((s) => s.isBaseline).length !== 1) throw new Error('scenarios: exactly one must be the baseline');
+
+  const info = await machineInfo(settings);
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-bench-'));
+  cleanups.push({ name: `remove ${dataDir}`, run: () => rm(dataDir, { recursive: true, force: true }) });
+  const db = await createDatabase();
+  cleanups.push({ name: `drop database ${db.name}`, run: db.drop });
+  progress(`database ${db.name}`);
+
+  const port = await freePort();
+  const serviceChild = startNode(
+    'service',
+    'src/main.ts',
+    {
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      DB_POOL_SIZE: String(settings.poolSize),
+      // warn: no per-request log line (the service logs every request at info).
+      LOG_LEVEL: 'warn',
+    },
+    ROOT,
+  );
+  cleanups.push({ name: 'stop service', run: serviceChild.stop });
+  const baselineChild = startNode('baseline', 'bench/baseline-server.ts', { DATABASE_URL: db.url, POOL_SIZE: String(settings.poolSize) }, ROOT);
+  cleanups.push({ name: 'stop baseline', run: baselineChild.stop });
+  const service: Target = { url: `http://127.0.0.1:${port}`, child: serviceChild, sampler: new Sampler(serviceChild.pid).start() };
+  const baselineLine = await baselineChild.waitForLine((l) => l.msg === 'listening' && typeof l.url === 'string', 30_000);
+  const baseline: Target = { url: String(baselineLine.url), child: baselineChild, sampler: new Sampler(baselineChild.pid).start() };
+  for (const t of [service, baseline]) cleanups.push({ name: `stop sampler ${t.child.name}`, run: async () => t.sampler.stop() });
+
+  progress(`service starting on ${service.url} (migrations + seed)`);
+  const started = Date.now();
+  await waitForHttp(`${service.url}/healthz`, serviceChild, 180_000);
+  progress(`service ready after ${((Date.now() - started) / 1000).toFixed(1)} s; baseline on ${baseline.url}`);
+
+  const ctx = await login(service.url);
+  const idle = new Map<Target, number>();
+  for (const t of [service, baseline]) idle.set(t, (await t.sampler.sample())?.rssKb ?? NaN);
+
+  const outcomes: Outcome[] = [];
+  for (const scenario of selected) {
+    outcomes.push(await runScenario(scenario, targetOf(scenario, service, baseline), ctx, settings));
+  }
+  const base = selected.find((s) => s.isBaseline)!;
+  if (settings.baselineAgain) outcomes.push(await runScenario(base, baseline, ctx, settings, `${base.name} (again)`));
+  for (const t of [service, baseline]) await t.sampler.sample();
+
+  const loadAfter = `load average  ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the end)`;
+  process.stdout.write(`\n${info}\n${loadAfter}\n\n${report(outcomes, service, baseline, idle)}\n`);
+  if (process.env.BENCH_JSON) {
+    const data = {
+      at: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      settings,
+      baselineReqPerSec: baselineRate(outcomes),
+      scenarios: outcomes.map(({ scenario, label, result: r, cpuCores, loaderCores, machineCores, rssPeakKb, problem }) => ({
+        name: label,
+        target: scenario.target,
+        minRatio: scenario.minRatio,
+        reqPerSec: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors: r.errors,
+        timeouts: r.timeouts,
+        non2xx: r.non2xx,
+        mismatches: r.mismatches,
+        cpuCores,
+        loaderCores,
+        machineCores,
+        rssPeakKb,
+        problem,
+      })),
+      rss: Object.fromEntries([service, baseline].map((t) => [t.child.name, { idleKb: idle.get(t), hwmKb: t.sampler.last?.hwmKb }])),
+    };
+    await writeFile(process.env.BENCH_JSON, `${JSON.stringify(data, null, 2)}\n`);
+  }
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  exitCode = 1;
+  process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);

@@ -1,0 +1,55 @@
+// What the bench measures. Add a scenario here; run.ts loads each in order, after a warm-up.
+import type { RequestSpec } from './lib/load.js';
+
+/** What the scenarios may use, learnt once the service runs (seeded demo data). */
+export interface BenchContext {
+  /** ada@example.com's user id. */
+  userId: string;
+  /** An access token of ada@example.com. */
+  token: string;
+}
+
+export interface Scenario {
+  name: string;
+  /** Which process the load goes to. */
+  target: 'baseline' | 'service';
+  /** The reference the others' req/s are divided by (exactly one scenario). */
+  isBaseline?: boolean;
+  /** Goal: req/s at least this fraction of the baseline's. */
+  minRatio?: number;
+  request(ctx: BenchContext): RequestSpec;
+}
+
+const json = { 'content-type': 'application/json' };
+
+export const scenarios: Scenario[] = [
+  {
+    name: 'baseline: node:http + pg, GET /users/:id',
+    target: 'baseline',
+    isBaseline: true,
+    request: ({ userId }) => ({ method: 'GET', path: `/users/${encodeURIComponent(userId)}` }),
+  },
+  {
+    name: 'REST GET /api/users/{id}',
+    target: 'service',
+    minRatio: 0.4,
+    request: ({ userId }) => ({ method: 'GET', path: `/api/users/${encodeURIComponent(userId)}` }),
+  },
+  {
+    name: 'REST GET /api/v1/user/me (bearer)',
+    target: 'service',
+    minRatio: 0.4,
+    request: ({ token }) => ({ method: 'GET', path: '/api/v1/user/me', headers: { authorization: `Bearer ${token}` } }),
+  },
+  {
+    name: 'GraphQL POST user(id)',
+    target: 'service',
+    minRatio: 0.3,
+    request: ({ userId }) => ({
+      method: 'POST',
+      path: '/graphql',
+      headers: json,
+      body: JSON.stringify({ query: 'query($id: ID!){ user(id: $id) { id name joined } }', variables: { id: userId } }),
+    }),
+  },
+];
