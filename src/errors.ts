@@ -48,19 +48,38 @@ export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const badInput = (field: string, problem: string) =>
   new AppError('BAD_USER_INPUT', `${field}: ${problem}`, { details: { field } });
 export const unavailable = (cause?: unknown) =>
-  new AppError('UNAVAILABLE', 'Service temporarily unavailable: the database is not reachable', { cause });
+  new AppError('UNAVAILABLE', 'Service temporarily unavailable: the database is not reachable', {
+    cause,
+    headers: { 'retry-after': '5' },
+  });
 
-/** Is this a failure to reach the database, rather than a bad query? */
+const UNAVAILABLE_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|57P01|57P02|57P03|53300|08\d{3}|P1001|P1002|P1017|P2024)$/;
+/** Driver-adapter error kinds (@prisma/driver-adapter-utils) that mean the server cannot be reached. */
+const UNAVAILABLE_KINDS = /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections)$/;
+const UNAVAILABLE_NAMES = /DatabaseNotReachable|ConnectionClosed|PrismaClientInitializationError/;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection closed|Can't reach database|does not allow connections|not currently accepting connections|terminating connection|the database system is (starting up|shutting down|in recovery mode)|too many clients/i;
+
+/**
+ * Is this a failure to reach the database, rather than a bad query? Looks through the `cause`
+ * chain and through what Prisma's driver adapters attach: a PrismaClientKnownRequestError carries
+ * the PostgreSQL error as `meta.driverAdapterError.cause` ({kind, code, message}), e.g. code
+ * 55000 "database … is not currently accepting connections" or 57P01 "terminating connection".
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    const err = e as { code?: unknown; name?: unknown; message?: unknown };
-    if (typeof err.code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P01|57P03|53300|08\d{3}|P1001|P1002|P1017|P2024)$/.test(err.code)) {
-      return true;
-    }
-    if (typeof err.name === 'string' && /DatabaseNotReachable|ConnectionClosed|PrismaClientInitializationError/.test(err.name)) return true;
-    if (typeof err.message === 'string' && /Connection terminated|connection closed|Can't reach database|does not allow connections|terminating connection/i.test(err.message)) {
-      return true;
-    }
+  const seen = new Set<unknown>();
+  const queue: { value: unknown; depth: number }[] = [{ value: error, depth: 0 }];
+  while (queue.length) {
+    const { value, depth } = queue.shift()!;
+    if (!value || typeof value !== 'object' || seen.has(value) || depth > 8) continue;
+    seen.add(value);
+    const err = value as { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; meta?: unknown; driverAdapterError?: unknown };
+    if (typeof err.code === 'string' && UNAVAILABLE_CODES.test(err.code)) return true;
+    if (typeof err.kind === 'string' && UNAVAILABLE_KINDS.test(err.kind)) return true;
+    if (typeof err.name === 'string' && UNAVAILABLE_NAMES.test(err.name)) return true;
+    if (typeof err.message === 'string' && UNAVAILABLE_MESSAGES.test(err.message)) return true;
+    for (const next of [err.cause, err.meta, err.driverAdapterError]) queue.push({ value: next, depth: depth + 1 });
   }
   return false;
 }

@@ -4,6 +4,39 @@ import { AppError } from '../errors.js';
 const tooLarge = (limit: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${limit} bytes`, { details: { limit } });
 
+/**
+ * Reads a request body of at most `limit` bytes. A declared Content-Length over the limit is
+ * refused before reading; a chunked body is refused as soon as it passes the limit. Either way the
+ * rest of the body is drained (not buffered) so that the 413 still reaches the client: destroying
+ * the request (as leaving a `for await` loop early does) would reset the connection instead.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      fn();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        settle(() => reject(tooLarge(limit)));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => settle(() => resolve(Buffer.concat(chunks))));
+    req.once('error', (error) => settle(() => reject(error)));
+    req.once('close', () => settle(() => reject(new Error('request closed before its body was read'))));
+  });
+}
+
 /** Reads a JSON body, refusing more than `limit` bytes before reading it all. An empty body is `{}`. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? NaN);
@@ -11,17 +44,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     req.resume();
     throw tooLarge(limit);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await readBody(req, limit)).toString('utf8');
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);

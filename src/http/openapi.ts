@@ -52,7 +52,14 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
 export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    const errors = [...new Set([...route.errors, 429, 500, 503])].sort();
+    // Beyond what the route declares, what the router itself answers: 400 for invalid input,
+    // 413 for an oversized body, 403 without a valid token; and 429/500/503 anywhere.
+    const implied = [
+      ...(route.params || route.query || route.body ? [400] : []),
+      ...(route.body ? [413] : []),
+      ...(route.auth ? [403] : []),
+    ];
+    const errors = [...new Set([...route.errors, ...implied, 429, 500, 503])].sort((a, b) => a - b);
     const responses: Record<string, JsonSchema> = {
       [route.success.status]: {
         description: route.success.description,

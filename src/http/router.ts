@@ -87,9 +87,14 @@ export class Router {
       const m = compiled.pattern.exec(pathname);
       if (m) {
         const params: Record<string, string> = {};
-        compiled.paramNames.forEach((name, i) => {
-          params[name] = decodeURIComponent(m[i + 1]!);
-        });
+        try {
+          compiled.paramNames.forEach((name, i) => {
+            params[name] = decodeURIComponent(m[i + 1]!);
+          });
+        } catch {
+          // Malformed percent-encoding (`%E0%A4%A`): no resource has that name.
+          return undefined;
+        }
         return { compiled, params };
       }
     }

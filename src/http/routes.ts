@@ -1,9 +1,25 @@
+import { z } from 'zod';
 import { analyticsRoutes } from '../modules/analytics/rest.js';
 import { authRoutes } from '../modules/auth/rest.js';
 import { docsRoutes } from '../modules/docs/rest.js';
 import { lessonRoutes } from '../modules/lessons/rest.js';
 import { userRoutes } from '../modules/users/rest.js';
-import type { RouteDefinition } from './route.js';
+import { openApiDocument } from './openapi.js';
+import { defineRoute, type RouteDefinition } from './route.js';
+
+/**
+ * The document itself. app.ts answers GET/HEAD before routing (it serves a pre-rendered copy);
+ * being a route puts it in the document and gives other methods the router's 405.
+ */
+const openApiRoute = defineRoute({
+  method: 'GET', path: '/api/openapi.json', operationId: 'getOpenApiDocument', tag: 'meta', auth: false,
+  summary: 'This OpenAPI 3.1 document',
+  success: { status: 200, description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) },
+  errors: [],
+  handler: async () => openApiDocument(apiRoutes),
+});
 
 /** Every REST route of the service, in the order the OpenAPI document lists them. */
-export const apiRoutes: RouteDefinition[] = [...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes];
+export const apiRoutes: RouteDefinition[] = [
+  ...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes, openApiRoute,
+];
