@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { meView, nameSchema } from '../users/service.js';
 
-export const emailSchema = z.email('must be an e-mail address').max(254).transform((e) => e.toLowerCase());
+// The custom message is for a malformed address only: a missing or non-string e-mail keeps Zod's
+// type message, which the validator turns into `email: is required`.
+export const emailSchema = z
+  .email({ error: (issue) => (issue.code === 'invalid_format' ? 'must be an e-mail address' : undefined) })
+  .max(254, 'must be at most 254 characters')
+  .transform((e) => e.toLowerCase());
 export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters');
 
 export const loginInput = z.strictObject({ email: emailSchema, password: z.string().min(1, 'must not be empty').max(256) });

@@ -27,8 +27,10 @@ interface Deps {
 export function createAuthService({ db, config }: Deps) {
   async function signAccessToken(userId: string, sessionId: string): Promise<string> {
     const iat = Math.floor(Date.now() / 1000);
+    // jti: every token is distinct, even two issued for one session in the same second.
     return new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setJti(randomBytes(12).toString('base64url'))
       .setSubject(userId)
       .setIssuedAt(iat)
       .setExpirationTime(iat + config.accessTokenTtl)
@@ -62,19 +64,31 @@ export function createAuthService({ db, config }: Deps) {
     await db.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: reason } });
   }
 
-  /** 429 once an e-mail has LOGIN_MAX_FAILURES failed attempts inside the window. */
-  async function assertNotThrottled(email: string): Promise<void> {
+  /**
+   * Records a login attempt for `email` as a failure before the password is checked, so that
+   * concurrent guesses cannot all slip under the limit: every attempt sees itself plus every
+   * attempt recorded before it, hence at most LOGIN_MAX_FAILURES of them get a password check
+   * per window. 429 (and the attempt is forgotten) when the window is already full.
+   * Returns the attempt's id: a wrong password keeps it as the failure, a right one clears them.
+   */
+  async function claimAttempt(email: string): Promise<bigint> {
+    const attempt = await db.loginFailure.create({ data: { email }, select: { id: true } });
     const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
     const recent = await db.loginFailure.findMany({
       where: { email, at: { gt: since } },
-      orderBy: { at: 'desc' },
-      take: LOGIN_MAX_FAILURES,
-      select: { at: true },
+      orderBy: { id: 'desc' },
+      take: LOGIN_MAX_FAILURES + 1,
+      select: { id: true, at: true },
     });
-    if (recent.length < LOGIN_MAX_FAILURES) return;
+    const others = recent.filter((r) => r.id !== attempt.id).slice(0, LOGIN_MAX_FAILURES);
+    if (recent.length <= LOGIN_MAX_FAILURES) return attempt.id;
+    await db.loginFailure.deleteMany({ where: { id: attempt.id } });
     // The window frees when the oldest of the last LOGIN_MAX_FAILURES failures leaves it.
-    const oldest = recent[recent.length - 1]!.at.getTime();
-    const retryAfter = Math.max(1, Math.ceil((oldest + LOGIN_FAILURE_WINDOW_MS - Date.now()) / 1000));
+    const oldest = Math.min(...others.map((r) => r.at.getTime()));
+    const retryAfter = Math.min(
+      LOGIN_FAILURE_WINDOW_MS / 1000,
+      Math.max(1, Math.ceil((oldest + LOGIN_FAILURE_WINDOW_MS - Date.now()) / 1000)),
+    );
     throw new AppError('RATE_LIMITED', 'Too many failed login attempts', {
       headers: { 'retry-after': String(retryAfter) },
       details: { retryAfter },
@@ -84,16 +98,24 @@ export function createAuthService({ db, config }: Deps) {
   return {
     async login(input: unknown): Promise<TokenPair> {
       const { email, password } = parseWith(loginInput, input, '');
-      await assertNotThrottled(email);
-      const user = await db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
-      if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
-        await db.loginFailure.create({ data: { email } });
-        throw invalidCredentials();
+      const attempt = await claimAttempt(email);
+      let wrongPassword = false;
+      try {
+        const user = await db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
+        if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
+          // A wrong password (or an unknown e-mail): the recorded attempt stays, as the failure.
+          wrongPassword = true;
+          throw invalidCredentials();
+        }
+        return await db.$transaction(async (tx) => {
+          await tx.loginFailure.deleteMany({ where: { email } });
+          return startSession(tx, user.id);
+        });
+      } catch (error) {
+        // Anything else (e.g. the database failing) is not a failed attempt.
+        if (!wrongPassword) await db.loginFailure.deleteMany({ where: { id: attempt } }).catch(() => undefined);
+        throw error;
       }
-      return db.$transaction(async (tx) => {
-        await tx.loginFailure.deleteMany({ where: { email } });
-        return startSession(tx, user.id);
-      });
     },
 
     async register(input: unknown): Promise<TokenPair & { user: MeView }> {

@@ -1,0 +1,52 @@
+// Token lifetimes are configurable, and `expiresIn` always states the lifetime of the token
+// returned (exp - iat), on every path that issues one.
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client } from './support/http.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+describe('ACCESS_TOKEN_TTL=3600, REFRESH_TOKEN_TTL=7200', () => {
+  let server: TestServer;
+  let api: Client;
+  beforeAll(async () => {
+    server = await startTestServer({ kind: 'postgres', env: { ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '7200' } });
+    api = client(server.url);
+  });
+  afterAll(() => server?.stop());
+
+  const lifetime = (token: string) => {
+    const { exp, iat } = decodeJwt(token);
+    return exp! - iat!;
+  };
+
+  it('login answers expiresIn 3600 = exp - iat, and refreshExpiresIn 7200', async () => {
+    const reply = await api.post('/api/auth/login', { email: 'grace@example.com', password: 'hopper-1906' });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.expiresIn).toBe(3600);
+    expect(lifetime(reply.body.token)).toBe(3600);
+    expect(reply.body.refreshExpiresIn).toBe(7200);
+    expect((await api.get('/api/v1/user/me', { token: reply.body.token })).status).toBe(200);
+  });
+
+  it('refresh, register and the GraphQL mutations issue the same lifetime', async () => {
+    const { refreshToken } = await api.login('grace@example.com', 'hopper-1906');
+    const refreshed = await api.post('/api/auth/refresh', { refreshToken });
+    expect(refreshed.status, refreshed.text).toBe(200);
+    expect(refreshed.body).toMatchObject({ expiresIn: 3600, refreshExpiresIn: 7200 });
+    expect(lifetime(refreshed.body.token)).toBe(3600);
+
+    const registered = await api.post('/api/auth/register', { email: 'ttl-user@example.com', password: 'ttl-password', name: 'TTL' });
+    expect(registered.status, registered.text).toBe(201);
+    expect(registered.body).toMatchObject({ expiresIn: 3600, refreshExpiresIn: 7200 });
+    expect(lifetime(registered.body.token)).toBe(3600);
+
+    const gql = await api.graphql('mutation { login(email: "ttl-user@example.com", password: "ttl-password") { token expiresIn refreshToken refreshExpiresIn } }');
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.login).toMatchObject({ expiresIn: 3600, refreshExpiresIn: 7200 });
+    expect(lifetime(gql.body.data.login.token)).toBe(3600);
+
+    const gqlRefresh = await api.graphql('mutation($t: String!) { refreshToken(refreshToken: $t) { token expiresIn } }', { t: gql.body.data.login.refreshToken });
+    expect(gqlRefresh.body.data.refreshToken.expiresIn).toBe(3600);
+    expect(lifetime(gqlRefresh.body.data.refreshToken.token)).toBe(3600);
+  });
+});
