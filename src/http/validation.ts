@@ -12,7 +12,6 @@ export function validationError(error: z.ZodError, where: string): AppError {
   } else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
     problem = 'is required';
   }
-  field ||= 'body'; // the body itself is not an object
   // A problem with the body as a whole (not an object, no field given) is named `body`.
   if (!field) field = 'body';
   return new AppError('BAD_USER_INPUT', `${field}: ${problem}`, { details: { field } });
