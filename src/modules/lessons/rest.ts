@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import { createLessonInput, lessonPage, lessonView, MAX_PAGE_SIZE, toLessonView, updateLessonInput } from './service.js';
 
-const idQuery = z.object({ id: z.string().min(1, 'must not be empty').max(64) });
+const idQuery = z.object({ id: z.string().min(1, 'must not be empty') });
 const listQuery = z.object({
-  id: z.string().min(1, 'must not be empty').max(64).optional()
+  id: z.string().min(1, 'must not be empty').optional()
     .describe('A lesson id: answers that lesson instead of a page'),
   limit: z.string().regex(/^\d+$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).transform(Number).optional()
     .describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
@@ -20,7 +20,11 @@ export const lessonRoutes = [
     errors: [400, 403, 404],
     handler: async ({ query, ctx, caller }) => {
       if (query.id !== undefined) return toLessonView(await ctx.services.lessons.get({ caller, id: query.id }));
-      const page = await ctx.services.lessons.list({ caller, limit: query.limit, cursor: query.cursor });
+      const page = await ctx.services.lessons.list({
+        caller, limit: query.limit, cursor: query.cursor,
+        // Name the fields as the router's own validation does (`query.limit: ...`).
+        fieldNames: { limit: 'query.limit', cursor: 'query.cursor' },
+      });
       return { items: page.rows.map(toLessonView), nextCursor: page.nextCursor };
     },
   }),

@@ -21,7 +21,7 @@ export const userRoutes = [
   defineRoute({
     method: 'GET', path: '/api/users/{id}', operationId: 'getUser', tag: 'users', auth: false,
     summary: "A user's public data",
-    params: z.object({ id: z.string().min(1).max(64) }),
+    params: z.object({ id: z.string().min(1) }),
     success: { status: 200, description: 'Public data only', schema: publicUserView },
     errors: [404],
     handler: ({ params, ctx }) => ctx.services.users.publicUser({ id: params.id }),
