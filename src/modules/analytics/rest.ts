@@ -8,7 +8,7 @@ export const analyticsRoutes = [
     query: viewsQuery,
     success: { status: 200, description: 'The total', schema: viewsTotal },
     errors: [400],
-    handler: async ({ query, ctx }) => ({ total: await ctx.services.analytics.total(query) }),
+    handler: async ({ query, ctx }) => ({ total: await ctx.services.analytics.total(query, 'query') }),
   }),
   defineRoute({
     method: 'POST', path: '/api/analytics/views', operationId: 'recordPageView', tag: 'analytics', auth: false,

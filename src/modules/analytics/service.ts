@@ -25,12 +25,15 @@ export function createAnalyticsService({ db }: { db: Db }) {
       });
     },
 
-    /** Total page views, optionally for one path and within [from, to). */
-    async total(input: unknown): Promise<number> {
-      const { path, from, to } = parseWith(viewsQuery, input, '');
+    /**
+     * Total page views, optionally for one path and within [from, to). `where` prefixes field
+     * names in errors (`query` for REST, so that `query.to` matches the router's own messages).
+     */
+    async total(input: unknown, where = ''): Promise<number> {
+      const { path, from, to } = parseWith(viewsQuery, input, where);
       const gte = from ? new Date(from) : undefined;
       const lt = to ? new Date(to) : undefined;
-      if (gte && lt && lt <= gte) throw badInput('to', 'must be later than from');
+      if (gte && lt && lt <= gte) throw badInput(where ? `${where}.to` : 'to', 'must be later than from');
       return db.pageView.count({ where: { path, at: { gte, lt } } });
     },
   };
