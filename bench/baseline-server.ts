@@ -1,6 +1,7 @@
 // The baseline the service is measured against: a bare node:http server doing the same public
 // user lookup with plain `pg` (a Pool over the same database) and no framework, validation,
-// logging or ORM. Started by bench/run.ts in its own process; prints one JSON line with its URL.
+// logging or ORM (and GET /healthz, the same without the database). Started by bench/run.ts in
+// its own process; prints one JSON line with its URL.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -22,6 +23,7 @@ function send(res: import('node:http').ServerResponse, status: number, body: unk
 }
 
 const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  if (req.url === '/healthz') return send(res, 200, { status: 'ok' });
   const m = req.method === 'GET' ? USER_PATH.exec(req.url ?? '') : null;
   if (!m) return send(res, 404, { error: 'not found' });
   pool

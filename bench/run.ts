@@ -11,10 +11,13 @@
 // only scenarios whose name contains this; the baseline always runs), BENCH_BASELINE_AGAIN (1:
 // measure the baseline again at the end and compare with the mean of both, to expose drift on a
 // shared machine; default 1), BENCH_JSON (write the results to this file), BENCH_PG_URL (admin
-// URL of the PostgreSQL server).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// URL of the PostgreSQL server), BENCH_DIAGNOSTICS (1: also run the diagnostic scenarios, which
+// isolate layers without the database), BENCH_PROFILE (a directory: write a CPU profile of the target
+// process for each measured run there, `<scenario>.cpuprofile`; summarise one with
+// `npx tsx bench/profile-summary.ts <file>`. Profiling slows the servers: compare only profiles).
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
@@ -42,6 +45,10 @@ interface Settings {
   poolSize: number;
   only: string | undefined;
   baselineAgain: boolean;
+  /** Also run the scenarios marked diagnostic (BENCH_DIAGNOSTICS=1). */
+  diagnostics: boolean;
+  /** Where CPU profiles of the measured runs go (BENCH_PROFILE), if anywhere. */
+  profileDir: string | undefined;
 }
 
 interface Target {
@@ -100,6 +107,7 @@ async function machineInfo(settings: Settings): Promise<string> {
     ['postgresql', await serverVersion()],
     ['load average', `${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the start)`],
     ['settings', `${settings.connections} connections, ${settings.durationSeconds} s (+${settings.warmupSeconds} s warm-up) per scenario, pool ${settings.poolSize}`],
+    ...(settings.profileDir ? [['profiling', `CPU profiles in ${settings.profileDir}: figures are slowed by the profiler`]] : []),
   ];
   return rows.map(([k, v]) => `${k!.padEnd(13)} ${v}`).join('\n');
 }
@@ -140,6 +148,7 @@ async function runScenario(
     await Promise.race([child.exited, load(target.url, spec, { ...options, durationSeconds: settings.warmupSeconds })]);
   }
   progress(`${label}: ${settings.durationSeconds} s`);
+  const profiled = settings.profileDir ? profileRun(child, settings.profileDir, label) : undefined;
   const before = await readStats(child.pid);
   const loaderBefore = process.cpuUsage();
   const machineBefore = await machineBusySeconds();
@@ -148,6 +157,7 @@ async function runScenario(
   const machineAfter = await machineBusySeconds();
   const loader = process.cpuUsage(loaderBefore);
   const after = await sampler.sample();
+  if (profiled) progress(`${label}: profile ${await profiled()}`);
   return {
     scenario,
     label,
@@ -157,6 +167,21 @@ async function runScenario(
     machineCores: (machineAfter - machineBefore) / result.duration,
     rssPeakKb: sampler.windowPeakKb,
     problem,
+  };
+}
+
+/**
+ * Starts a CPU profile of the child (see lib/cpu-profile-preload.ts); the returned function stops
+ * it and resolves with the profile's file, renamed after the scenario.
+ */
+function profileRun(child: Child, dir: string, label: string): () => Promise<string> {
+  child.proc.kill('SIGUSR2');
+  return async () => {
+    const written = child.waitForLine((l) => l.msg === 'cpu profile written' && typeof l.file === 'string', 60_000);
+    child.proc.kill('SIGUSR2');
+    const file = join(dir, `${label.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+    await rename(String((await written).file), file);
+    return file;
   };
 }
 
@@ -207,8 +232,8 @@ function report(outcomes: Outcome[], service: Target, baseline: Target, idle: Ma
   const legend =
     `vs base: req/s over the baseline's (${fixed(base)} req/s, mean of its runs)\n` +
     "cpu: cores' worth of CPU used during the run (1.00 = one core busy) by the target process (tgt),\n" +
-    'µs/req: CPU time of the target process per response (steadier than req/s on a busy machine),\n' +
-    'by autocannon in this process (ac), and by the whole machine (all: includes PostgreSQL and other tenants)';
+    'by autocannon in this process (ac), and by the whole machine (all: includes PostgreSQL and other tenants)\n' +
+    'µs/req: CPU time of the target process per response (steadier than req/s on a busy machine)';
   return `${results}\n\n${legend}\n\n${memory}\n\n${verdicts.join('\n')}`;
 }
 
@@ -230,8 +255,16 @@ async function main(): Promise<void> {
     poolSize: intEnv('BENCH_POOL_SIZE', 20, 1),
     only: process.env.BENCH_ONLY || undefined,
     baselineAgain: intEnv('BENCH_BASELINE_AGAIN', 1, 0) > 0,
+    diagnostics: intEnv('BENCH_DIAGNOSTICS', 0, 0) > 0,
+    profileDir: process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined,
   };
-  const selected = scenarios.filter((s) => s.isBaseline || !settings.only || s.name.includes(settings.only));
+  if (settings.profileDir) await mkdir(settings.profileDir, { recursive: true });
+  const profiling: { args: string[]; env: Record<string, string> } = settings.profileDir
+    ? { args: ['--import', './bench/lib/cpu-profile-preload.ts'], env: { BENCH_PROFILE_DIR: settings.profileDir } }
+    : { args: [], env: {} };
+  const selected = scenarios.filter(
+    (s) => s.isBaseline || ((!s.diagnostic || settings.diagnostics) && (!settings.only || s.name.includes(settings.only))),
+  );
   if (selected.filter((s) => s.isBaseline).length !== 1) throw new Error('scenarios: exactly one must be the baseline');
 
   const info = await machineInfo(settings);
@@ -255,11 +288,19 @@ async function main(): Promise<void> {
       DB_POOL_SIZE: String(settings.poolSize),
       // warn: no per-request log line (the service logs every request at info).
       LOG_LEVEL: 'warn',
+      ...profiling.env,
     },
     ROOT,
+    profiling.args,
   );
   cleanups.push({ name: 'stop service', run: serviceChild.stop });
-  const baselineChild = startNode('baseline', 'bench/baseline-server.ts', { DATABASE_URL: db.url, POOL_SIZE: String(settings.poolSize) }, ROOT);
+  const baselineChild = startNode(
+    'baseline',
+    'bench/baseline-server.ts',
+    { DATABASE_URL: db.url, POOL_SIZE: String(settings.poolSize), ...profiling.env },
+    ROOT,
+    profiling.args,
+  );
   cleanups.push({ name: 'stop baseline', run: baselineChild.stop });
   const service: Target = { url: `http://127.0.0.1:${port}`, child: serviceChild, sampler: new Sampler(serviceChild.pid).start() };
   const baselineLine = await baselineChild.waitForLine((l) => l.msg === 'listening' && typeof l.url === 'string', 30_000);

@@ -17,6 +17,8 @@ export interface Scenario {
   isBaseline?: boolean;
   /** Goal: req/s at least this fraction of the baseline's. */
   minRatio?: number;
+  /** Only with BENCH_DIAGNOSTICS=1: isolates one layer to see where time goes (no goal). */
+  diagnostic?: boolean;
   request(ctx: BenchContext): RequestSpec;
 }
 
@@ -51,5 +53,31 @@ export const scenarios: Scenario[] = [
       headers: json,
       body: JSON.stringify({ query: 'query($id: ID!){ user(id: $id) { id name joined } }', variables: { id: userId } }),
     }),
+  },
+
+  // Diagnostics: the same layers without the database.
+  {
+    name: 'diag: baseline GET /healthz (no db)',
+    target: 'baseline',
+    diagnostic: true,
+    request: () => ({ method: 'GET', path: '/healthz' }),
+  },
+  {
+    name: 'diag: service GET /healthz (no db)',
+    target: 'service',
+    diagnostic: true,
+    request: () => ({ method: 'GET', path: '/healthz' }),
+  },
+  {
+    name: 'diag: GraphQL POST { __typename } (no db)',
+    target: 'service',
+    diagnostic: true,
+    request: () => ({ method: 'POST', path: '/graphql', headers: json, body: JSON.stringify({ query: '{ __typename }' }) }),
+  },
+  {
+    name: 'diag: GraphQL GET { __typename } (no db)',
+    target: 'service',
+    diagnostic: true,
+    request: () => ({ method: 'GET', path: `/graphql?query=${encodeURIComponent('{ __typename }')}` }),
   },
 ];

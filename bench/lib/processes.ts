@@ -19,8 +19,8 @@ export interface Child {
 
 const KEEP = 64 * 1024;
 
-export function startNode(name: string, script: string, env: Record<string, string>, cwd: string): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+export function startNode(name: string, script: string, env: Record<string, string>, cwd: string, nodeArgs: string[] = []): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, script], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
