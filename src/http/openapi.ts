@@ -32,6 +32,8 @@ const errorSchema: JsonSchema = {
     message: { type: 'string' },
     details: { type: 'object', additionalProperties: true },
   },
+  // The contract: extra fields only under `details`.
+  additionalProperties: false,
 };
 
 function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {

@@ -1,0 +1,225 @@
+// The OpenAPI document served at /api/openapi.json: a valid OpenAPI 3.1 document that lists every
+// route of src/http/routes.ts with its errors, and whose schemas describe what the service
+// actually answers (checked by validating real responses with a JSON Schema 2020-12 validator).
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPluginOptions } from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiRoutes } from '../src/http/routes.js';
+import { client, type Client, type Reply } from './support/http.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
+const DOC_ID = 'https://learnstream.test/openapi.json';
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+// ajv-formats is CommonJS: depending on the interop, the plugin is the default import or its `default`.
+type AddFormats = (ajv: Ajv2020, options?: FormatsPluginOptions) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+
+interface Operation {
+  operationId: string;
+  tags: string[];
+  security: Record<string, string[]>[];
+  parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
+  requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, unknown> };
+}
+
+/** A JSON pointer segment (RFC 6901). */
+const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+describe('GET /api/openapi.json', () => {
+  let server: TestServer;
+  let api: Client;
+  let doc: Document;
+  let ajv: Ajv2020;
+  let ada: string;
+
+  /** The validator of one schema of the served document, with its `$ref`s resolved in the document. */
+  const schemaAt = (...segments: string[]): ValidateFunction => {
+    const ref = `${DOC_ID}#/${pointer(...segments)}`;
+    return ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  };
+  const responseSchema = (path: string, method: string, status: number) =>
+    schemaAt('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema');
+  const requestSchema = (path: string, method: string) =>
+    schemaAt('paths', path, method, 'requestBody', 'content', 'application/json', 'schema');
+
+  /** Asserts that a real reply is documented: its status is listed and its body matches the schema. */
+  const expectDocumented = (reply: Reply, path: string, method: string) => {
+    const operation = doc.paths[path]![method]!;
+    expect(Object.keys(operation.responses), `${method} ${path} documents ${reply.status}`).toContain(String(reply.status));
+    const validate = responseSchema(path, method, reply.status);
+    const ok = validate(reply.body);
+    expect(ok, `${method} ${path} ${reply.status}: ${JSON.stringify(validate.errors)}`).toBe(true);
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: NO_RATE_LIMITS });
+    api = client(server.url);
+    const reply = await api.get('/api/openapi.json');
+    expect(reply.status).toBe(200);
+    doc = reply.body as Document;
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, DOC_ID);
+    ada = (await api.loginAs('ada')).token;
+  });
+  afterAll(() => server?.stop());
+
+  it('is served as JSON without a token and validates as OpenAPI 3.1', async () => {
+    const reply = await api.get('/api/openapi.json');
+    expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // The validator does look: a broken copy fails.
+    const broken = structuredClone(doc) as unknown as { paths: Record<string, unknown> };
+    broken.paths['/api/broken'] = { get: { responses: { 200: { content: 'none' } } } };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('lists every route of src/http/routes.ts with its method, and nothing else', () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const routes = apiRoutes.map((r) => `${r.method} ${r.path}`);
+    expect(documented.sort()).toEqual([...routes].sort());
+    for (const route of apiRoutes) {
+      const operation = doc.paths[route.path]![route.method.toLowerCase()]!;
+      expect(operation.operationId).toBe(route.operationId);
+      expect(operation.tags).toEqual([route.tag]);
+      expect(operation.security).toEqual(route.auth ? [{ bearerAuth: [] }] : []);
+    }
+    // The contract's routes, spelled out (so a route dropped from routes.ts is noticed too).
+    for (const route of [
+      'POST /api/auth/login', 'GET /api/v1/user/me', 'PATCH /api/v1/user/me', 'GET /api/users/{id}',
+      'GET /api/v1/lessons', 'POST /api/v1/lessons', 'PATCH /api/v1/lessons', 'POST /api/v1/lessons/publish',
+      'GET /api/content/docs', 'GET /api/analytics/views', 'POST /api/analytics/views', 'GET /api/openapi.json',
+    ]) {
+      expect(documented).toContain(route);
+    }
+    const ids = apiRoutes.map((r) => r.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('documents, for every operation, its error responses with the Error schema', () => {
+    expect(doc.components.schemas.Error).toMatchObject({
+      type: 'object',
+      required: ['error', 'code', 'message'],
+      properties: { error: { const: true }, code: { type: 'integer' }, message: { type: 'string' }, details: { type: 'object' } },
+    });
+    for (const route of apiRoutes) {
+      const responses = doc.paths[route.path]![route.method.toLowerCase()]!.responses;
+      const errorCodes = Object.keys(responses).map(Number).filter((s) => s >= 400);
+      const expected = new Set([...route.errors, 429, 500, 503]);
+      if (route.auth) expected.add(403);
+      if (route.body || route.query || route.params) expected.add(400);
+      if (route.body) expected.add(413);
+      for (const code of expected) expect(errorCodes, `${route.method} ${route.path} lists ${code}`).toContain(code);
+      for (const code of errorCodes) {
+        expect(responses[code]!.description.length).toBeGreaterThan(0);
+        expect(responses[code]!.content).toEqual({ 'application/json': { schema: ERROR_REF } });
+      }
+      const success = Object.keys(responses).map(Number).filter((s) => s < 400);
+      expect(success).toEqual([route.success.status]);
+      if (route.success.schema) expect(responses[route.success.status]!.content!['application/json']!.schema).toBeDefined();
+    }
+  });
+
+  it('documents parameters and request bodies from the validation schemas', () => {
+    const getUser = doc.paths['/api/users/{id}']!.get!;
+    expect(getUser.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) as object }]);
+    const lessons = doc.paths['/api/v1/lessons']!.get!;
+    expect(lessons.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['id', 'query', false], ['limit', 'query', false], ['cursor', 'query', false],
+    ]);
+    expect(doc.paths['/api/v1/lessons']!.patch!.parameters.map((p) => [p.name, p.in, p.required])).toEqual([['id', 'query', true]]);
+    expect(doc.paths['/api/analytics/views']!.get!.parameters.map((p) => p.name)).toEqual(['path', 'from', 'to']);
+    for (const route of apiRoutes) {
+      const operation = doc.paths[route.path]![route.method.toLowerCase()]!;
+      if (route.body) {
+        expect(operation.requestBody?.required).toBe(true);
+        // Unknown fields are refused, and the document says so.
+        expect(operation.requestBody!.content['application/json']!.schema.additionalProperties).toBe(false);
+      } else {
+        expect(operation.requestBody).toBeUndefined();
+      }
+    }
+    expect(requestSchema('/api/v1/lessons', 'post')({ title: 'T', body: 'B' })).toBe(true);
+    expect(requestSchema('/api/v1/lessons', 'post')({ title: 'T', body: 'B', status: 'PUBLISHED' })).toBe(false);
+    expect(requestSchema('/api/v1/lessons', 'post')({ body: 'B' })).toBe(false);
+    expect(requestSchema('/api/v1/user/me', 'patch')({ name: 'N' })).toBe(true);
+    expect(requestSchema('/api/v1/user/me', 'patch')({ name: 'N', email: 'e@example.com' })).toBe(false);
+    expect(requestSchema('/api/analytics/views', 'post')({ path: '/x' })).toBe(true);
+    expect(requestSchema('/api/analytics/views', 'post')({ path: 'x' })).toBe(false);
+  });
+
+  it('describes the real successful responses', async () => {
+    const me = await api.get('/api/v1/user/me', { token: ada });
+    expectDocumented(me, '/api/v1/user/me', 'get');
+    expectDocumented(await api.patch('/api/v1/user/me', { name: 'Ada' }, { token: ada }), '/api/v1/user/me', 'patch');
+    expectDocumented(await api.get(`/api/users/${me.body.id as string}`), '/api/users/{id}', 'get');
+
+    const page = await api.get('/api/v1/lessons?limit=2', { token: ada });
+    expectDocumented(page, '/api/v1/lessons', 'get');
+    const last = await api.get('/api/v1/lessons?limit=100', { token: ada });
+    expect(last.body.nextCursor).toBeNull();
+    expectDocumented(last, '/api/v1/lessons', 'get');
+    const created = await api.post('/api/v1/lessons', { title: 'Documented', body: 'B' }, { token: ada });
+    expectDocumented(created, '/api/v1/lessons', 'post');
+    expectDocumented(await api.get(`/api/v1/lessons?id=${created.body.id as string}`, { token: ada }), '/api/v1/lessons', 'get');
+    expectDocumented(await api.patch(`/api/v1/lessons?id=${created.body.id as string}`, { summary: 'S' }, { token: ada }), '/api/v1/lessons', 'patch');
+    expectDocumented(await api.post(`/api/v1/lessons/publish?id=${created.body.id as string}`, undefined, { token: ada }), '/api/v1/lessons/publish', 'post');
+
+    expectDocumented(await api.get('/api/content/docs'), '/api/content/docs', 'get');
+    expectDocumented(await api.get('/api/analytics/views?path=/docs/lessons'), '/api/analytics/views', 'get');
+    const recorded = await api.post('/api/analytics/views', { path: '/x' });
+    expect(recorded.status).toBe(202);
+    expect(doc.paths['/api/analytics/views']!.post!.responses['202']!.content).toBeUndefined();
+    expectDocumented(await api.get('/api/openapi.json'), '/api/openapi.json', 'get');
+
+    // The schemas are not vacuous: a body with an extra or a missing field does not validate.
+    expect(responseSchema('/api/users/{id}', 'get', 200)({ ...me.body })).toBe(false);
+    expect(responseSchema('/api/content/docs', 'get', 200)([{ id: 'x' }])).toBe(false);
+  });
+
+  it('describes the real error responses with the Error schema', async () => {
+    const grace = (await api.loginAs('grace')).token;
+    const cases: [Reply, string, string][] = [
+      [await api.get('/api/v1/user/me'), '/api/v1/user/me', 'get'],
+      [await api.patch('/api/v1/user/me', { name: '' }, { token: ada }), '/api/v1/user/me', 'patch'],
+      [await api.get('/api/users/nobody'), '/api/users/{id}', 'get'],
+      [await api.get('/api/v1/lessons?limit=0', { token: ada }), '/api/v1/lessons', 'get'],
+      [await api.get('/api/v1/lessons?id=les_none', { token: ada }), '/api/v1/lessons', 'get'],
+      [await api.post('/api/v1/lessons', { title: 'T', body: 'B' }, { token: grace }), '/api/v1/lessons', 'post'],
+      [await api.post('/api/v1/lessons', '{', { token: ada }), '/api/v1/lessons', 'post'],
+      [await api.post('/api/v1/lessons/publish?id=les_none', undefined, { token: ada }), '/api/v1/lessons/publish', 'post'],
+      [await api.get('/api/analytics/views?from=bad'), '/api/analytics/views', 'get'],
+      [await api.post('/api/analytics/views', {}), '/api/analytics/views', 'post'],
+    ];
+    const seen = new Set<number>();
+    for (const [reply, path, method] of cases) {
+      expect(reply.status).toBeGreaterThanOrEqual(400);
+      seen.add(reply.status);
+      expectDocumented(reply, path, method);
+    }
+    expect([...seen].sort()).toEqual([400, 403, 404]);
+    // A 409, documented on publish.
+    const published = (await api.get('/api/v1/lessons?limit=1', { token: ada })).body.items[0].id as string;
+    expectDocumented(await api.post(`/api/v1/lessons/publish?id=${published}`, undefined, { token: ada }), '/api/v1/lessons/publish', 'post');
+    // The Error schema rejects what is not an error body.
+    const errorSchema = schemaAt('components', 'schemas', 'Error');
+    expect(errorSchema({ error: true, code: 404, message: 'x', details: { field: 'a' } })).toBe(true);
+    expect(errorSchema({ error: false, code: 404, message: 'x' })).toBe(false);
+    expect(errorSchema({ error: true, code: 404 })).toBe(false);
+    expect(errorSchema({ error: true, code: 404, message: 'x', details: 'no' })).toBe(false);
+    expect(errorSchema({ error: true, code: 404, message: 'x', field: 'outside details' })).toBe(false);
+  });
+});
