@@ -1,19 +1,30 @@
 // The one place that reads the environment. Every problem is reported at start-up, one line
 // each, naming the variable; the result is a frozen, typed object.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
-const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const boolean = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true, false, 1 or 0' })
+  .transform((v) => v === 'true' || v === '1');
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(min).max(max));
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, `must be at least ${min}`)
+        .max(max, max === Number.MAX_SAFE_INTEGER ? 'is too large' : `must be at most ${max}`),
+    );
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const retrySchedule = z.string().transform((value, ctx) => {
   const delays = value.split(',').map((part) => DURATION.exec(part.trim()));
-  if (delays.some((m) => !m)) {
+  if (delays.some((m) => !m || !Number.isSafeInteger(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]))) {
     ctx.addIssue({ code: 'custom', message: 'must be comma-separated durations like 5s,5m,2h' });
     return z.NEVER;
   }
@@ -21,7 +32,9 @@ const retrySchedule = z.string().transform((value, ctx) => {
 });
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+    .default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(0, 65535).default(4000),
   DATABASE_URL: z
@@ -43,8 +56,12 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.optional(),
   EVENT_RETENTION_DAYS: int(1).default(7),
   DB_POOL_SIZE: int(1, 1000).default(20),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SEED: z.enum(['auto', 'never']).default('auto'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be fatal, error, warn, info, debug, trace or silent',
+    })
+    .default('info'),
+  SEED: z.enum(['auto', 'never'], { error: 'must be auto or never' }).default('auto'),
 });
 
 export type Config = Readonly<{
@@ -75,20 +92,29 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and validates the environment; throws ConfigError listing every problem. */
+/**
+ * Reads and validates the environment; throws ConfigError listing every problem, one per
+ * variable, each starting with the variable's name. Values are never echoed (they may be secrets).
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "not set", as in most twelve-factor tools.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+  const problems = new Map<string, string>();
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.length ? issue.path.map(String).join('.') : 'environment';
+      if (!problems.has(name)) problems.set(name, issue.message);
+    }
   }
+  // Checked on the raw values too, so a production start with a bad PORT also names these.
+  const production = present.NODE_ENV === 'production';
+  if (production && !present.JWT_SECRET) problems.set('JWT_SECRET', 'required in production');
+  if (production && !present.DATABASE_URL) problems.set('DATABASE_URL', 'required in production');
+  if (!parsed.success || problems.size) throw new ConfigError([...problems].map(([name, message]) => `${name}: ${message}`));
   const e = parsed.data;
-  const production = e.NODE_ENV === 'production';
-  const problems: string[] = [];
-  if (production && !e.JWT_SECRET) problems.push('JWT_SECRET: required in production');
-  if (production && !e.DATABASE_URL) problems.push('DATABASE_URL: required in production');
-  if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(e.DATA_DIR);
   return Object.freeze({
@@ -119,17 +145,69 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /**
- * Outside production a signing key is generated once and kept in DATA_DIR, so tokens survive
- * a restart without any setup.
+ * For entry points (`npm start`, `db:migrate`, `db:seed`): the configuration, or one line per
+ * problem on stderr (`config: PORT: must be a whole number`) and exit code 1.
+ */
+export function loadConfigOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const problem of error.problems) console.error(`config: ${problem}`);
+    process.exit(1);
+  }
+}
+
+const SECRET_BYTES = 32;
+
+/**
+ * Outside production a signing key is generated once and kept in DATA_DIR (mode 0600), so
+ * tokens survive a restart without any setup. Two processes starting at once agree on one key.
+ * A file that cannot be read or written, or that does not hold a key, is a DATA_DIR problem.
  */
 function localSecret(dataDir: string): Uint8Array {
   const file = join(dataDir, 'jwt-secret');
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
-  } catch {
-    mkdirSync(dataDir, { recursive: true });
-    const secret = randomBytes(32);
-    writeFileSync(file, secret.toString('base64url'), { mode: 0o600, flag: 'wx' });
+  const problem = (what: string, error?: unknown) =>
+    new ConfigError([`DATA_DIR: ${what}${error instanceof Error ? ` (${error.message})` : ''}`]);
+  const read = (): Uint8Array | undefined => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw problem(`cannot read ${file}`, error);
+    }
+    const secret = Buffer.from(text.trim(), 'base64url');
+    if (secret.length < SECRET_BYTES) {
+      throw problem(`${file} does not hold a signing key; delete it to generate a new one (signs out everyone)`);
+    }
     return secret;
+  };
+  const existing = read();
+  if (existing) return existing;
+  const secret = randomBytes(SECRET_BYTES);
+  // Written whole to a private file, then linked into place: a reader never sees half a key,
+  // and when another process wins the race, its key is used.
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(temp, secret.toString('base64url'), { mode: 0o600, flag: 'wx' });
+    try {
+      linkSync(temp, file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
+      // A file system without hard links: create it in place.
+      writeFileSync(file, secret.toString('base64url'), { mode: 0o600, flag: 'wx' });
+    }
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      const theirs = read();
+      if (theirs) return theirs;
+    }
+    throw problem(`cannot write ${file}`, error);
+  } finally {
+    rmSync(temp, { force: true });
   }
 }

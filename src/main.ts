@@ -1,18 +1,58 @@
-import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+// `npm start`: validated config, then the service, until SIGINT/SIGTERM stops it gracefully.
+import { loadConfigOrExit } from './config.js';
+import { createLogger } from './logger.js';
+import type { RunningServer } from './server.js';
 
-let config;
+/** How long open connections get to finish before they are cut and the database is closed anyway. */
+const SHUTDOWN_DEADLINE_MS = 30_000;
+
+// A bad configuration: one line per problem on stderr, each naming the variable; exit 1.
+const config = loadConfigOrExit();
+const log = createLogger(config.logLevel);
+
+let server: RunningServer | undefined;
+let stopping = false;
+
+function shutdown(signal: NodeJS.Signals): void {
+  if (stopping) {
+    log.warn({ signal }, 'second signal: exiting without waiting');
+    process.exit(1);
+  }
+  stopping = true;
+  log.info({ signal }, 'shutting down');
+  // Still starting (migrating, seeding): stop as soon as the start is done, not half-way.
+  if (server) stop(server);
+}
+
+function stop(running: RunningServer): void {
+  // Last resort if closing hangs (server.stop already cuts lingering connections).
+  setTimeout(() => {
+    log.error('shutdown did not finish in time: exiting');
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS).unref();
+  running.stop().then(
+    () => {
+      log.info('stopped');
+      process.exit(0);
+    },
+    (error: unknown) => {
+      log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+}
+
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+
 try {
-  config = loadConfig();
+  // Imported only once the configuration is known to be good, so a bad one is reported at once.
+  const { startServer } = await import('./server.js');
+  server = await startServer(config, { log });
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  for (const problem of error.problems) console.error(`config: ${problem}`);
+  // The database is unreachable, the port taken, a migration failed...: say so, exit non-zero.
+  log.fatal({ err: error }, 'could not start');
+  console.error(`startup: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-const server = await startServer(config);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    server.log.info({ signal }, 'shutting down');
-    void server.stop().then(() => process.exit(0));
-  });
-}
+if (stopping) stop(server);

@@ -8,6 +8,9 @@ import { applyMigrations } from './db/schema-engine.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
 
+/** How long in-flight requests get to finish when the server stops. */
+const STOP_GRACE_MS = 5_000;
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -46,7 +49,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     port,
     log,
     stop: async () => {
-      await app.close();
+      // Connections still busy after the grace period (a stalled client, a stream) are cut,
+      // so stopping always ends and the database is always closed cleanly.
+      const cut = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
       await db.close();
     },
   };

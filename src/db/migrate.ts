@@ -1,9 +1,9 @@
 // `npm run db:migrate`: applies pending migrations to the configured database and exits.
-import { loadConfig } from '../config.js';
+import { loadConfigOrExit } from '../config.js';
 import { openDatabase } from './client.js';
 import { applyMigrations } from './schema-engine.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const db = await openDatabase(config);
 try {
   const applied = await applyMigrations(db.adapterFactory);

@@ -1,10 +1,10 @@
 // `npm run db:seed`: migrates, then seeds the demo data if the database is empty.
-import { loadConfig } from '../config.js';
+import { loadConfigOrExit } from '../config.js';
 import { openDatabase } from './client.js';
 import { applyMigrations } from './schema-engine.js';
 import { seedIfEmpty } from './seed.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 if (config.production) {
   console.error('db:seed: refusing to seed in production');
   process.exit(1);

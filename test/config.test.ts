@@ -1,0 +1,213 @@
+// loadConfig(env) in isolation: the contract's defaults, and every bad value reported, one
+// problem per variable, naming the variable. (The real process is tested in process.test.ts.)
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const SECRET = 'a-test-signing-secret-of-at-least-32-chars';
+const PG = 'postgresql://user:pw@db.internal:5432/learnstream';
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'learnstream-config-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The problems loadConfig reports for `env` (fails the test when it does not throw). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ JWT_SECRET: SECRET, DATA_DIR: dataDir, ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig defaults', () => {
+  it('match the contract', () => {
+    const config = loadConfig({ JWT_SECRET: SECRET, DATA_DIR: dataDir });
+    expect(config.env).toBe('development');
+    expect(config.production).toBe(false);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.port).toBe(4000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.accessTokenTtl).toBe(86_400);
+    expect(config.refreshTokenTtl).toBe(2_592_000);
+    expect(config.rateLimit).toEqual({ free: 100, pro: 600, windowSeconds: 60 });
+    expect(config.trustProxy).toBe(false);
+    expect(config.bodyLimitBytes).toBe(1_048_576);
+    expect(config.webhook.retryScheduleMs).toHaveLength(7);
+    expect(config.webhook.timeoutMs).toBe(10_000);
+    expect(config.webhook.allowPrivateTargets).toBe(true);
+    expect(config.eventRetentionDays).toBe(7);
+    expect(config.seed).toBe(true);
+    expect(config.graphiql).toBe(true);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('the default retry schedule is 5s,5m,30m,2h,5h,10h,10h in milliseconds', () => {
+    const s = 1_000, m = 60 * s, h = 60 * m;
+    const expected = [5 * s, 5 * m, 30 * m, 2 * h, 5 * h, 10 * h, 10 * h];
+    expect(loadConfig({ JWT_SECRET: SECRET }).webhook.retryScheduleMs).toEqual(expected);
+    expect(loadConfig({ JWT_SECRET: SECRET, WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h' }).webhook.retryScheduleMs).toEqual(expected);
+    expect(loadConfig({ JWT_SECRET: SECRET, WEBHOOK_RETRY_SCHEDULE: ' 250ms , 1d' }).webhook.retryScheduleMs).toEqual([250, 86_400_000]);
+  });
+
+  it('DATA_DIR defaults to .data, resolved to an absolute path', () => {
+    expect(loadConfig({ JWT_SECRET: SECRET }).dataDir).toBe(join(process.cwd(), '.data'));
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      NODE_ENV: 'test', HOST: '0.0.0.0', PORT: '0', DATABASE_URL: PG, DATA_DIR: dataDir, REDIS_URL: 'redis://cache:6379',
+      JWT_SECRET: SECRET, ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '3600', RATE_LIMIT_FREE: '5', RATE_LIMIT_PRO: '50',
+      RATE_LIMIT_WINDOW_S: '10', TRUST_PROXY: 'true', BODY_LIMIT_BYTES: '2048', WEBHOOK_RETRY_SCHEDULE: '1s,2m',
+      WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', EVENT_RETENTION_DAYS: '30', SEED: 'never',
+    });
+    expect(config).toMatchObject({
+      env: 'test', host: '0.0.0.0', port: 0, databaseUrl: PG, dataDir, redisUrl: 'redis://cache:6379',
+      accessTokenTtl: 900, refreshTokenTtl: 3600, rateLimit: { free: 5, pro: 50, windowSeconds: 10 }, trustProxy: true,
+      bodyLimitBytes: 2048, webhook: { retryScheduleMs: [1_000, 120_000], timeoutMs: 500, allowPrivateTargets: false },
+      eventRetentionDays: 30, seed: false,
+    });
+    expect(new TextDecoder().decode(config.jwtSecret)).toBe(SECRET);
+  });
+
+  it('takes 1/0 as booleans too, and an empty variable as unset', () => {
+    expect(loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    const empty = loadConfig({ JWT_SECRET: SECRET, PORT: '', HOST: '', DATABASE_URL: '', TRUST_PROXY: '' });
+    expect(empty).toMatchObject({ port: 4000, host: '127.0.0.1', databaseUrl: undefined, trustProxy: false });
+  });
+});
+
+describe('loadConfig in production', () => {
+  const production = { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: PG };
+
+  it('never seeds, never serves GraphiQL, refuses private webhook targets by default', () => {
+    const config = loadConfig(production);
+    expect(config).toMatchObject({ production: true, seed: false, graphiql: false });
+    expect(config.webhook.allowPrivateTargets).toBe(false);
+  });
+
+  it('allows private webhook targets only when asked to', () => {
+    expect(loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhook.allowPrivateTargets).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', JWT_SECRET: SECRET, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }).webhook.allowPrivateTargets).toBe(false);
+  });
+
+  it('requires JWT_SECRET and DATABASE_URL, naming both', () => {
+    expect(problemsOf({ NODE_ENV: 'production', JWT_SECRET: '' })).toEqual([
+      'JWT_SECRET: required in production',
+      'DATABASE_URL: required in production',
+    ]);
+    expect(problemsOf({ NODE_ENV: 'production', DATABASE_URL: PG, JWT_SECRET: '' })).toEqual(['JWT_SECRET: required in production']);
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['DATABASE_URL: required in production']);
+  });
+
+  it('reports the missing ones together with any bad value', () => {
+    const problems = problemsOf({ NODE_ENV: 'production', JWT_SECRET: '', PORT: 'abc' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'JWT_SECRET', 'PORT']);
+  });
+
+  it('does not touch DATA_DIR when JWT_SECRET is given', async () => {
+    const dir = join(dataDir, 'untouched');
+    loadConfig({ ...production, DATA_DIR: dir });
+    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('loadConfig rejects bad values, naming the variable', () => {
+  const cases: [string, Record<string, string>][] = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '-1' }],
+    ['PORT', { PORT: '80.5' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgresql://' }],
+    ['REDIS_URL', { REDIS_URL: 'http://cache' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '5x' }],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '5s,,5m' }],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '5 s' }],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '99999999999999999d' }],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'sometimes' }],
+    ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '10s' }],
+    ['JWT_SECRET', { JWT_SECRET: 'too-short' }],
+    ['ACCESS_TOKEN_TTL', { ACCESS_TOKEN_TTL: '0' }],
+    ['REFRESH_TOKEN_TTL', { REFRESH_TOKEN_TTL: '1e6' }],
+    ['RATE_LIMIT_FREE', { RATE_LIMIT_FREE: '0' }],
+    ['RATE_LIMIT_PRO', { RATE_LIMIT_PRO: 'lots' }],
+    ['RATE_LIMIT_WINDOW_S', { RATE_LIMIT_WINDOW_S: '-60' }],
+    ['BODY_LIMIT_BYTES', { BODY_LIMIT_BYTES: '1MB' }],
+    ['EVENT_RETENTION_DAYS', { EVENT_RETENTION_DAYS: '0' }],
+    ['NODE_ENV', { NODE_ENV: 'staging' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+  ];
+
+  it.each(cases)('%s: %o', (name, env) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name}: \\S`));
+  });
+
+  it('reports every problem at once, one per variable, and never echoes a value', () => {
+    const env = {
+      PORT: 'abc', DATABASE_URL: 'mysql://root:hunter2@x', TRUST_PROXY: 'maybe', WEBHOOK_RETRY_SCHEDULE: '5x',
+      JWT_SECRET: 'sekrit-value', BODY_LIMIT_BYTES: '12',
+    };
+    const problems = problemsOf(env);
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(
+      ['BODY_LIMIT_BYTES', 'DATABASE_URL', 'JWT_SECRET', 'PORT', 'TRUST_PROXY', 'WEBHOOK_RETRY_SCHEDULE'],
+    );
+    const text = problems.join('\n');
+    for (const value of ['hunter2', 'sekrit-value', 'maybe', 'abc']) expect(text).not.toContain(value);
+    // The error's message is the same lines, for callers that only print the message.
+    expect(() => loadConfig({ DATA_DIR: dataDir, ...env })).toThrow(problems.join('\n'));
+  });
+});
+
+describe('the generated signing key (no JWT_SECRET)', () => {
+  it('is created once in DATA_DIR with mode 0600 and reused', async () => {
+    const dir = join(dataDir, 'secret-once');
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    const file = join(dir, 'jwt-secret');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const again = loadConfig({ DATA_DIR: dir });
+    expect(Buffer.from(again.jwtSecret).equals(Buffer.from(first.jwtSecret))).toBe(true);
+    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url').equals(Buffer.from(first.jwtSecret))).toBe(true);
+  });
+
+  it('differs between data directories', () => {
+    const a = loadConfig({ DATA_DIR: join(dataDir, 'secret-a') });
+    const b = loadConfig({ DATA_DIR: join(dataDir, 'secret-b') });
+    expect(Buffer.from(a.jwtSecret).equals(Buffer.from(b.jwtSecret))).toBe(false);
+  });
+
+  it('a file that does not hold a key is a DATA_DIR problem, not a silently empty key', async () => {
+    const dir = join(dataDir, 'secret-broken');
+    loadConfig({ DATA_DIR: dir });
+    await writeFile(join(dir, 'jwt-secret'), '');
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/^DATA_DIR: /);
+  });
+
+  it('an unwritable DATA_DIR is a DATA_DIR problem', async () => {
+    const file = join(dataDir, 'not-a-directory');
+    await writeFile(file, 'x');
+    try {
+      loadConfig({ DATA_DIR: join(file, 'sub') });
+      expect.unreachable('loadConfig should have thrown');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toHaveLength(1);
+      expect((error as ConfigError).problems[0]).toMatch(/^DATA_DIR: /);
+    }
+  });
+});

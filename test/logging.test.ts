@@ -1,0 +1,189 @@
+// Structured request logs: one JSON line per request with its id, method, path, status and
+// duration; the request id round-trips through X-Request-Id; credentials never reach the log.
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../src/logger.js';
+import { client, type Client } from './support/http.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+type LogLine = Record<string, unknown>;
+
+describe('request logging', () => {
+  let server: TestServer;
+  let api: Client;
+  beforeAll(async () => {
+    server = await startTestServer({ kind: 'pglite' });
+    api = client(server.url);
+  });
+  afterAll(() => server?.stop());
+
+  const requestLines = (reqId: string): LogLine[] => server.logs.filter((l) => l.msg === 'request' && l.reqId === reqId);
+
+  /** The one request line for `reqId` (waits for it: the line is written when the response finishes). */
+  async function requestLine(reqId: string): Promise<LogLine> {
+    await vi.waitFor(() => expect(requestLines(reqId).length).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
+    const lines = requestLines(reqId);
+    expect(lines).toHaveLength(1);
+    return lines[0]!;
+  }
+
+  it('writes every log line as JSON with a level and a time', () => {
+    expect(server.logText().trim().split('\n').length).toBe(server.logs.length);
+    for (const line of server.logs) {
+      expect(typeof line.level).toBe('number');
+      expect(typeof line.time).toBe('number');
+      expect(typeof line.msg).toBe('string');
+    }
+  });
+
+  it.each([
+    ['GET', '/healthz', 200],
+    ['GET', '/readyz', 200],
+    ['GET', '/api/content/docs', 200],
+    ['GET', '/api/no-such-route', 404],
+    ['POST', '/api/auth/login', 400],
+    ['HEAD', '/api/openapi.json', 200],
+    ['GET', '/api/v1/user/me', 403],
+    ['PUT', '/api/content/docs', 405],
+  ])('%s %s: one line with reqId, method, path, status, duration', async (method, path, status) => {
+    const id = `log-${randomUUID()}`;
+    const reply = await api.request(method, path, { headers: { 'x-request-id': id }, ...(method === 'POST' ? { body: '{' } : {}) });
+    expect(reply.status).toBe(status);
+    const line = await requestLine(id);
+    expect(line).toMatchObject({ reqId: id, method, path, status, msg: 'request', level: 30 });
+    expect(typeof line.ms).toBe('number');
+    expect(line.ms as number).toBeGreaterThanOrEqual(0);
+  });
+
+  it('logs GraphQL requests too, once each', async () => {
+    const id = `gql-${randomUUID()}`;
+    const reply = await api.graphql('{ docs { slug } }', undefined, { headers: { 'x-request-id': id } });
+    expect(reply.status).toBe(200);
+    expect(await requestLine(id)).toMatchObject({ method: 'POST', path: '/graphql', status: 200 });
+  });
+
+  it('echoes a client X-Request-Id and logs under it', async () => {
+    const id = 'client-chosen.id:42_x-y';
+    const reply = await api.get('/healthz', { headers: { 'x-request-id': id } });
+    expect(reply.headers.get('x-request-id')).toBe(id);
+    expect(await requestLine(id)).toMatchObject({ path: '/healthz', status: 200 });
+  });
+
+  it('generates an id when the client sends none, returns it and logs under it', async () => {
+    const a = await api.get('/healthz');
+    const b = await api.get('/healthz');
+    const idA = a.headers.get('x-request-id');
+    const idB = b.headers.get('x-request-id');
+    expect(idA).toMatch(/^[\w.:-]{8,128}$/);
+    expect(idB).toMatch(/^[\w.:-]{8,128}$/);
+    expect(idA).not.toBe(idB);
+    expect(await requestLine(idA!)).toMatchObject({ path: '/healthz', status: 200 });
+  });
+
+  it.each([
+    ['300 characters', 'x'.repeat(300)],
+    ['spaces', 'has some spaces'],
+    ['quotes and braces', '"},{"level":60'],
+    ['non-ASCII', 'ïd-ünicode'],
+  ])('replaces an invalid incoming id (%s)', async (_what, bad) => {
+    const reply = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': bad } });
+    await reply.text();
+    const id = reply.headers.get('x-request-id');
+    expect(id).toBeTruthy();
+    expect(id).not.toBe(bad);
+    expect(id).toMatch(/^[\w.:-]{8,128}$/);
+    expect(await requestLine(id!)).toMatchObject({ path: '/healthz' });
+    expect(server.logs.some((l) => l.reqId === bad)).toBe(false);
+  });
+
+  it('does not log query strings', async () => {
+    const id = `qs-${randomUUID()}`;
+    const reply = await api.get('/api/analytics/views?path=/private-page&token=query-secret-123', { headers: { 'x-request-id': id } });
+    expect(reply.status).not.toBe(500);
+    const line = await requestLine(id);
+    expect(line.path).toBe('/api/analytics/views');
+    expect(server.logText()).not.toContain('query-secret-123');
+    expect(server.logText()).not.toContain('/private-page');
+  });
+
+  it('never logs passwords or tokens', async () => {
+    const password = `log-test-password-${randomUUID()}`;
+    const email = `logging-${randomUUID()}@example.com`;
+    const registered = await api.post('/api/auth/register', { email, password, name: 'Logger' });
+    expect(registered.status).toBe(201);
+    const login = await api.login(email, password);
+    const refreshed = await api.post('/api/auth/refresh', { refreshToken: login.refreshToken });
+    expect(refreshed.status).toBe(200);
+    // The used refresh token again (reuse detection), a wrong password, a malformed body,
+    // a bad bearer token, GraphQL with the password in variables and inline.
+    expect((await api.post('/api/auth/refresh', { refreshToken: login.refreshToken })).status).toBe(401);
+    const wrongPassword = `wrong-${password}`;
+    expect((await api.post('/api/auth/login', { email, password: wrongPassword })).status).toBe(401);
+    expect((await api.post('/api/auth/login', `{"email":"${email}","password":"${password}"`)).status).toBe(400);
+    expect((await api.post('/api/auth/login', { email, password, extra: true })).status).toBe(400);
+    const badToken = `${login.token.slice(0, -4)}AAAA`;
+    expect((await api.get('/api/v1/user/me', { token: badToken })).status).toBe(403);
+    const gql = await api.graphql('mutation ($e: String!, $p: String!) { login(email: $e, password: $p) { token refreshToken } }', { e: email, p: password });
+    expect(gql.body.data.login.token).toBeTruthy();
+    await api.graphql(`mutation { login(email: "${email}", password: "${wrongPassword}") { token } }`);
+    await api.post('/api/auth/logout', { refreshToken: refreshed.body.refreshToken });
+
+    const secrets = [
+      password, wrongPassword, registered.body.token, registered.body.refreshToken, login.token, login.refreshToken,
+      refreshed.body.token, refreshed.body.refreshToken, badToken, gql.body.data.login.token, gql.body.data.login.refreshToken,
+    ] as string[];
+    // Wait until every request above has its line, then search the whole log text.
+    await vi.waitFor(() => expect(server.logs.filter((l) => l.msg === 'request').length).toBeGreaterThanOrEqual(11), { timeout: 10_000 });
+    const text = server.logText();
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(8);
+      expect(text).not.toContain(secret);
+    }
+    // Not even the signature part of a JWT.
+    for (const token of [login.token, badToken]) expect(text).not.toContain(token.split('.')[2]!);
+  });
+});
+
+describe('createLogger', () => {
+  it('redacts credentials wherever the service may log them', () => {
+    let text = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    const log = createLogger('info', sink);
+    log.info({
+      password: 'p-top', token: 't-top', refreshToken: 'r-top', secret: 's-top', key: 'k-top',
+      body: { password: 'p-body', token: 't-body', refreshToken: 'r-body', secret: 's-body', key: 'k-body' },
+      headers: { authorization: 'Bearer h-auth', 'x-api-key': 'lp_h-key', accept: 'kept-value' },
+      req: { headers: { authorization: 'Bearer req-auth' } },
+      variables: { password: 'v-pass', input: { password: 'v-input-pass' } },
+    }, 'credentials');
+    const line = JSON.parse(text) as Record<string, unknown>;
+    expect(line.msg).toBe('credentials');
+    for (const value of ['p-top', 't-top', 'r-top', 's-top', 'k-top', 'p-body', 't-body', 'r-body', 's-body', 'k-body',
+      'h-auth', 'h-key', 'req-auth', 'v-pass', 'v-input-pass']) {
+      expect(text).not.toContain(value);
+    }
+    expect(text).toContain('[redacted]');
+    expect(text).toContain('kept-value');
+  });
+
+  it('honours the level', () => {
+    let text = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    const log = createLogger('warn', sink);
+    log.info('hidden');
+    log.warn('shown');
+    expect(text).not.toContain('hidden');
+    expect(JSON.parse(text)).toMatchObject({ level: 40, msg: 'shown' });
+  });
+});

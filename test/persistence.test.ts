@@ -1,0 +1,122 @@
+// What is written stays written across a restart, on both databases; tokens survive it too
+// (the generated signing key is kept in DATA_DIR); the demo data is seeded only once.
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
+import { client } from './support/http.js';
+import { createPgDatabase, DATABASES, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
+
+describe.each(DATABASES)('persistence on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ kind });
+  });
+  afterAll(() => server?.stop());
+
+  it('keeps users, changes, page views and tokens across a restart', { timeout: 180_000 }, async () => {
+    let api = client(server.url);
+    const email = `persist-${kind}@example.com`;
+    const password = 'persist-password-1';
+    const registered = await api.post('/api/auth/register', { email, password, name: 'Before Restart' });
+    expect(registered.status).toBe(201);
+    const { token, refreshToken } = registered.body as { token: string; refreshToken: string };
+    const id = registered.body.user.id as string;
+    expect((await api.patch('/api/v1/user/me', { name: 'Renamed' }, { token })).status).toBe(200);
+    const path = `/persisted/${kind}`;
+    expect((await api.post('/api/analytics/views', { path })).status).toBe(202);
+    expect((await api.post('/api/analytics/views', { path })).status).toBe(202);
+    const totalBefore = (await api.get('/api/analytics/views')).body.total as number;
+    const docsBefore = (await api.get('/api/content/docs')).body as unknown[];
+    expect(docsBefore.length).toBeGreaterThan(0);
+    const secretBefore = await readFile(join(server.config.dataDir, 'jwt-secret'), 'utf8');
+
+    server = await server.restart();
+    api = client(server.url);
+
+    // The access token issued before the restart still works, and the change is there.
+    const me = await api.get('/api/v1/user/me', { token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id, email, name: 'Renamed', role: 'MEMBER', tier: 'FREE' });
+    expect((await api.get(`/api/users/${id}`)).body).toMatchObject({ id, name: 'Renamed' });
+    // So does the refresh token, and the password.
+    expect((await api.post('/api/auth/refresh', { refreshToken })).status).toBe(200);
+    expect((await api.post('/api/auth/login', { email, password })).status).toBe(200);
+    // Page views are kept, and the demo data (docs, page views) was not added a second time.
+    expect((await api.get(`/api/analytics/views?path=${path}`)).body).toEqual({ total: 2 });
+    expect((await api.get('/api/analytics/views')).body).toEqual({ total: totalBefore });
+    expect(((await api.get('/api/content/docs')).body as unknown[]).length).toBe(docsBefore.length);
+    expect(server.logs.some((l) => l.msg === 'seeded demo data')).toBe(false);
+    // Registering the same e-mail again is still a conflict: the account is really there.
+    expect((await api.post('/api/auth/register', { email, password, name: 'Again' })).status).toBe(409);
+
+    expect(await readFile(join(server.config.dataDir, 'jwt-secret'), 'utf8')).toBe(secretBefore);
+  });
+
+  it('keeps the generated signing key in DATA_DIR/jwt-secret, mode 0600', async () => {
+    const file = join(server.config.dataDir, 'jwt-secret');
+    const info = await stat(file);
+    expect(info.isFile()).toBe(true);
+    expect(info.mode & 0o777).toBe(0o600);
+    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url').equals(Buffer.from(server.config.jwtSecret))).toBe(true);
+  });
+});
+
+describe.each(DATABASES)('seeding on %s', (kind: DatabaseKind) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('seeds the demo data once: a restart leaves the user count unchanged', { timeout: 180_000 }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-seed-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    let databaseUrl: string | undefined;
+    if (kind === 'postgres') {
+      const db = await createPgDatabase();
+      cleanups.push(() => db.drop());
+      databaseUrl = db.url;
+    }
+    const reuse = { dataDir, databaseUrl };
+    /** Counts rows with the server stopped (PGlite allows one process at a time). */
+    const counts = async () => {
+      const db = await openDatabase(loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+      try {
+        return { users: await db.prisma.user.count(), lessons: await db.prisma.lesson.count(), docs: await db.prisma.docPage.count() };
+      } finally {
+        await db.close();
+      }
+    };
+
+    const first = await startTestServer({ kind, reuse });
+    expect(first.logs.some((l) => l.msg === 'seeded demo data')).toBe(true);
+    await first.stop();
+    const seeded = await counts();
+    expect(seeded.users).toBeGreaterThanOrEqual(3);
+    expect(seeded.lessons).toBeGreaterThanOrEqual(2);
+    expect(seeded.docs).toBeGreaterThanOrEqual(1);
+
+    const second = await startTestServer({ kind, reuse });
+    try {
+      expect(second.logs.some((l) => l.msg === 'seeded demo data')).toBe(false);
+      // The demo accounts still sign in (and exist once: their e-mails are unique).
+      await client(second.url).loginAs('ada');
+    } finally {
+      await second.stop();
+    }
+    expect(await counts()).toEqual(seeded);
+  });
+
+  it('SEED=never starts on an empty database without demo data', async () => {
+    const server = await startTestServer({ kind, env: { SEED: 'never' } });
+    try {
+      const api = client(server.url);
+      expect((await api.get('/api/content/docs')).body).toEqual([]);
+      expect((await api.post('/api/auth/login', { email: 'ada@example.com', password: 'lovelace-1815' })).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+});

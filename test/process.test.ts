@@ -1,0 +1,267 @@
+// The real process, as `npm start` runs it: bad configuration, production mode, graceful
+// shutdown. Every child is killed in afterAll if a test left it running.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { client } from './support/http.js';
+import { createPgDatabase } from './support/server.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const SECRET = 'a-process-test-secret-of-32-chars-or-more';
+/** Generous: a cold start compiles TypeScript and may run migrations. */
+const START_DEADLINE_MS = 60_000;
+/** For tests that start one or two processes (a loaded machine may need most of a minute each). */
+const SLOW = { timeout: 180_000 };
+
+interface Child {
+  proc: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal) when the process ends. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const children = new Set<ChildProcess>();
+const cleanups: (() => Promise<void>)[] = [];
+
+afterAll(async () => {
+  for (const proc of children) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** Starts `node --import tsx src/main.ts` with exactly `env` (plus PATH/HOME), nothing inherited. */
+function spawnService(env: Record<string, string>): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(proc);
+  let out = '';
+  let err = '';
+  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    proc.on('close', (code, signal) => {
+      children.delete(proc);
+      resolve({ code, signal });
+    });
+  });
+  return { proc, stdout: () => out, stderr: () => err, exited };
+}
+
+/** The JSON log lines the process wrote to stdout so far. */
+function logLines(child: Child): Record<string, unknown>[] {
+  return child
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Waits for the "listening" log line and returns its url (fails if the process exits first). */
+async function listeningUrl(child: Child): Promise<string> {
+  const deadline = Date.now() + START_DEADLINE_MS;
+  for (;;) {
+    const line = logLines(child).find((l) => l.msg === 'listening');
+    if (line) return line.url as string;
+    if (child.proc.exitCode !== null || child.proc.signalCode !== null) {
+      throw new Error(`the process exited before listening:\n${child.stdout()}\n${child.stderr()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`no "listening" line within ${START_DEADLINE_MS} ms:\n${child.stdout()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'learnstream-process-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function stderrLines(child: Child): string[] {
+  return child.stderr().split('\n').filter(Boolean);
+}
+
+describe('bad configuration', () => {
+  it('exits non-zero with exactly one line per problem, each naming its variable', async () => {
+    const dataDir = await tempDir();
+    const child = spawnService({
+      DATA_DIR: dataDir, PORT: 'abc', DATABASE_URL: 'mysql://root:hunter2@x', TRUST_PROXY: 'maybe',
+      WEBHOOK_RETRY_SCHEDULE: '5x', JWT_SECRET: 'short',
+    });
+    const { code } = await child.exited;
+    expect(code).not.toBe(0);
+    const lines = stderrLines(child);
+    expect(lines).toHaveLength(5);
+    for (const line of lines) expect(line).toMatch(/^config: [A-Z_]+: \S/);
+    expect(lines.map((l) => l.split(': ')[1]).sort()).toEqual(
+      ['DATABASE_URL', 'JWT_SECRET', 'PORT', 'TRUST_PROXY', 'WEBHOOK_RETRY_SCHEDULE'],
+    );
+    expect(child.stderr()).not.toContain('hunter2');
+    expect(child.stdout()).not.toContain('listening');
+    expect(await readdir(dataDir)).toEqual([]);
+  });
+
+  it('PORT out of range', async () => {
+    const child = spawnService({ DATA_DIR: await tempDir(), PORT: '70000' });
+    expect((await child.exited).code).not.toBe(0);
+    expect(stderrLines(child)).toEqual([expect.stringMatching(/^config: PORT: \S/)]);
+  });
+
+  it('production without JWT_SECRET and DATABASE_URL names both', async () => {
+    const child = spawnService({ NODE_ENV: 'production', DATA_DIR: await tempDir() });
+    expect((await child.exited).code).not.toBe(0);
+    expect(stderrLines(child)).toEqual(['config: JWT_SECRET: required in production', 'config: DATABASE_URL: required in production']);
+  });
+
+  it('production with a bad value names it together with the missing ones', async () => {
+    const child = spawnService({ NODE_ENV: 'production', PORT: 'abc', DATA_DIR: await tempDir() });
+    expect((await child.exited).code).not.toBe(0);
+    const names = stderrLines(child).map((l) => l.split(': ')[1]);
+    expect(names.sort()).toEqual(['DATABASE_URL', 'JWT_SECRET', 'PORT']);
+  });
+
+  it('an unreachable database: exits non-zero, saying why', SLOW, async () => {
+    // A port nothing listens on: connecting is refused at once.
+    const port = await freePort();
+    const child = spawnService({
+      DATA_DIR: await tempDir(), PORT: '0', JWT_SECRET: SECRET, DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/nothing`,
+    });
+    expect((await child.exited).code).not.toBe(0);
+    expect(stderrLines(child).some((l) => l.startsWith('startup: '))).toBe(true);
+    expect(logLines(child).some((l) => l.msg === 'could not start' && l.level === 60)).toBe(true);
+  });
+});
+
+describe('production', () => {
+  it('starts with JWT_SECRET and DATABASE_URL, does not seed, does not serve GraphiQL, stops on SIGTERM', SLOW, async () => {
+    const db = await createPgDatabase();
+    cleanups.push(() => db.drop());
+    const dataDir = await tempDir();
+    const child = spawnService({ NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: db.url, PORT: '0', DATA_DIR: dataDir });
+    try {
+      const api = client(await listeningUrl(child));
+      expect((await api.get('/readyz')).status).toBe(200);
+
+      const docs = await api.get('/api/content/docs');
+      expect(docs.status).toBe(200);
+      expect(docs.body).toEqual([]);
+      const login = await api.post('/api/auth/login', { email: 'ada@example.com', password: 'lovelace-1815' });
+      expect(login.status).toBe(401);
+      expect((await api.get('/api/analytics/views')).body).toEqual({ total: 0 });
+
+      const graphiql = await api.get('/graphql', { headers: { accept: 'text/html' } });
+      expect(graphiql.headers.get('content-type') ?? '').not.toContain('text/html');
+      expect(graphiql.text.toLowerCase()).not.toContain('<html');
+      expect(graphiql.text).not.toContain('GraphiQL');
+
+      // The real service works: a new account can sign in.
+      const registered = await api.post('/api/auth/register', { email: 'prod@example.com', password: 'prod-password-1', name: 'Prod' });
+      expect(registered.status).toBe(201);
+      expect((await api.get('/api/v1/user/me', { token: registered.body.token })).status).toBe(200);
+
+      // JWT_SECRET is given: nothing is written to DATA_DIR.
+      expect(await readdir(dataDir)).toEqual([]);
+      expect(logLines(child).some((l) => l.msg === 'seeded demo data')).toBe(false);
+    } finally {
+      child.proc.kill('SIGTERM');
+    }
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('graceful shutdown (PGlite)', () => {
+  it('SIGTERM exits 0 and the data dir opens again at once in a new process', SLOW, async () => {
+    const dataDir = await tempDir();
+    const env = { NODE_ENV: 'development', PORT: '0', DATA_DIR: dataDir };
+
+    const first = spawnService(env);
+    let token: string;
+    try {
+      const api = client(await listeningUrl(first));
+      // Outside production GraphiQL is served (the control for the production test above).
+      const graphiql = await api.get('/graphql', { headers: { accept: 'text/html' } });
+      expect(graphiql.headers.get('content-type')).toContain('text/html');
+      const registered = await api.post('/api/auth/register', { email: 'survivor@example.com', password: 'survivor-pw-1', name: 'Survivor' });
+      expect(registered.status).toBe(201);
+      token = registered.body.token as string;
+      expect((await api.post('/api/analytics/views', { path: '/before-sigterm' })).status).toBe(202);
+    } finally {
+      first.proc.kill('SIGTERM');
+    }
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+    const firstLogs = logLines(first);
+    expect(firstLogs.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM')).toBe(true);
+    expect(firstLogs.some((l) => l.msg === 'stopped')).toBe(true);
+
+    const second = spawnService(env);
+    try {
+      const api = client(await listeningUrl(second));
+      expect((await api.get('/readyz')).status).toBe(200);
+      const me = await api.get('/api/v1/user/me', { token });
+      expect(me.status).toBe(200);
+      expect(me.body).toMatchObject({ email: 'survivor@example.com', name: 'Survivor' });
+      expect((await api.get('/api/analytics/views?path=/before-sigterm')).body).toEqual({ total: 1 });
+      expect(logLines(second).some((l) => l.msg === 'seeded demo data')).toBe(false);
+    } finally {
+      second.proc.kill('SIGINT');
+    }
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('SIGTERM while still starting: finishes the start, then stops cleanly (exit 0)', SLOW, async () => {
+    const dataDir = await tempDir();
+    const env = { NODE_ENV: 'development', PORT: '0', DATA_DIR: dataDir };
+    const first = spawnService(env);
+    // Signal handlers are in place before the database is opened; the migration line comes
+    // while the start is still under way (seeding and listening follow).
+    const deadline = Date.now() + START_DEADLINE_MS;
+    while (!logLines(first).some((l) => l.msg === 'migrations applied')) {
+      if (first.proc.exitCode !== null || Date.now() > deadline) throw new Error(`no migration line:\n${first.stdout()}${first.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    first.proc.kill('SIGTERM');
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+    expect(logLines(first).some((l) => l.msg === 'stopped')).toBe(true);
+
+    const second = spawnService(env);
+    try {
+      const api = client(await listeningUrl(second));
+      expect((await api.get('/readyz')).status).toBe(200);
+      await api.loginAs('grace');
+    } finally {
+      second.proc.kill('SIGTERM');
+    }
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('a client stalled mid-request does not keep the process from stopping', SLOW, async () => {
+    const child = spawnService({ NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir() });
+    const url = new URL(await listeningUrl(child));
+    // Half a request: the headers never end.
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.proc.kill('SIGTERM');
+    try {
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      socket.destroy();
+    }
+  });
+});
