@@ -96,6 +96,7 @@ describe('GET /api/openapi.json', () => {
       expect(operation.operationId).toBe(route.operationId);
       expect(operation.tags).toEqual([route.tag]);
       expect(operation.security).toEqual(route.auth ? [{ bearerAuth: [] }] : []);
+      if (route.roles) expect((operation as Operation & { description?: string }).description).toMatch(/ADMIN/);
     }
     // The contract's routes, spelled out (so a route dropped from routes.ts is noticed too).
     for (const route of [
@@ -119,7 +120,7 @@ describe('GET /api/openapi.json', () => {
       const responses = doc.paths[route.path]![route.method.toLowerCase()]!.responses;
       const errorCodes = Object.keys(responses).map(Number).filter((s) => s >= 400);
       const expected = new Set([...route.errors, 429, 500, 503]);
-      if (route.auth) expected.add(403);
+      if (route.auth || route.roles) expected.add(403);
       if (route.body || route.query || route.params) expected.add(400);
       if (route.body) expected.add(413);
       for (const code of expected) expect(errorCodes, `${route.method} ${route.path} lists ${code}`).toContain(code);

@@ -59,7 +59,7 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     const implied = [
       ...(route.params || route.query || route.body ? [400] : []),
       ...(route.body ? [413] : []),
-      ...(route.auth ? [403] : []),
+      ...(route.auth || route.roles ? [403] : []),
     ];
     const errors = [...new Set([...route.errors, ...implied, 429, 500, 503])].sort((a, b) => a - b);
     const responses: Record<string, JsonSchema> = {
@@ -77,6 +77,7 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: route.operationId,
       summary: route.summary,
+      ...(route.roles ? { description: `Only for ${route.roles.join(', ')} (403 \`Forbidden\` for other users).` } : {}),
       tags: [route.tag],
       ...(route.auth ? { security: [{ bearerAuth: [] }] } : { security: [] }),
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],

@@ -1,7 +1,7 @@
 // A REST route is data: its method, path, schemas and a handler. The router validates with the
 // schemas, and the OpenAPI document is generated from the same schemas.
 import type { z } from 'zod';
-import type { Caller, RequestContext } from '../context.js';
+import type { Caller, RequestContext, Role } from '../context.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -29,6 +29,8 @@ export interface RouteDefinition<
   tag: string;
   /** true: a valid token is required (403 otherwise). false: credentials are not looked at. */
   auth: A;
+  /** Only these roles may call the route (403 `Forbidden` otherwise), checked before the input. */
+  roles?: readonly Role[];
   params?: P;
   query?: Q;
   body?: B;

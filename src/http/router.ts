@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, forbidden } from '../errors.js';
 import { readJsonBody } from './body.js';
 import type { Method, RouteDefinition } from './route.js';
 import { parseWith } from './validation.js';
@@ -59,6 +59,8 @@ export class Router {
       });
     }
     const caller = route.auth ? await ctx.requireCaller() : null;
+    // A caller who may not use the route learns nothing about its input: 403 before any 400.
+    if (route.roles && !(caller && route.roles.includes(caller.role))) throw forbidden();
     const input = {
       params: parseWith(route.params ?? emptyObject, params, 'path'),
       query: parseWith(route.query ?? emptyObject, Object.fromEntries(url.searchParams), 'query'),

@@ -29,7 +29,7 @@ export const lessonRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/api/v1/lessons', operationId: 'createLesson', tag: 'lessons', auth: true,
+    method: 'POST', path: '/api/v1/lessons', operationId: 'createLesson', tag: 'lessons', auth: true, roles: ['ADMIN'],
     summary: 'ADMIN: create a draft lesson',
     body: createLessonInput,
     success: { status: 201, description: 'The draft', schema: lessonView },
@@ -37,7 +37,7 @@ export const lessonRoutes = [
     handler: async ({ body, ctx, caller }) => toLessonView(await ctx.services.lessons.create({ caller, input: body })),
   }),
   defineRoute({
-    method: 'PATCH', path: '/api/v1/lessons', operationId: 'updateLesson', tag: 'lessons', auth: true,
+    method: 'PATCH', path: '/api/v1/lessons', operationId: 'updateLesson', tag: 'lessons', auth: true, roles: ['ADMIN'],
     summary: 'ADMIN: change a lesson (emits lesson.updated)',
     query: idQuery,
     body: updateLessonInput,
@@ -47,7 +47,7 @@ export const lessonRoutes = [
       toLessonView(await ctx.services.lessons.update({ caller, id: query.id, input: body })),
   }),
   defineRoute({
-    method: 'POST', path: '/api/v1/lessons/publish', operationId: 'publishLesson', tag: 'lessons', auth: true,
+    method: 'POST', path: '/api/v1/lessons/publish', operationId: 'publishLesson', tag: 'lessons', auth: true, roles: ['ADMIN'],
     summary: 'ADMIN: publish a draft (emits lesson.published)',
     query: idQuery,
     success: { status: 200, description: 'The published lesson', schema: lessonView },
