@@ -336,6 +336,14 @@ describe.each(DATABASES)('lesson routes on %s', (kind) => {
       expect((await api.get(`/api/v1/lessons?id=${draft.id}`, { token: ada })).body).toEqual(published);
     });
 
+    it('publishes once when two publishes race: one 200, one 409', async () => {
+      const draft = await create({ title: 'Raced', body: 'B' });
+      const replies = await Promise.all([0, 1, 2].map(() => api.post(`/api/v1/lessons/publish?id=${draft.id}`, undefined, { token: ada })));
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+      const winner = replies.find((r) => r.status === 200)!;
+      expect((await api.get(`/api/v1/lessons?id=${draft.id}`, { token: ada })).body).toEqual(winner.body);
+    });
+
     it('answers 404 for an unknown lesson, 400 without an id, 403 for a MEMBER', async () => {
       expectError(await api.post('/api/v1/lessons/publish?id=les_unknown', undefined, { token: ada }), 404, 'Lesson les_unknown not found');
       expectError(await api.post('/api/v1/lessons/publish', undefined, { token: ada }), 400, /^query\.id: is required$/, 'query.id');
@@ -371,7 +379,7 @@ describe.each(DATABASES)('lesson routes on %s', (kind) => {
           server, `SELECT id, type, payload FROM "Event" WHERE payload->>'lessonId' = $1 ORDER BY id`, [lessonId],
         );
 
-      it('creating a draft emits nothing; updating emits lesson.updated; publishing emits lesson.published once', async () => {
+      it('creating a draft emits nothing; updating emits lesson.updated; publishing (even raced) emits lesson.published once', async () => {
         const [{ count: before }] = (await sql<{ count: string }>(server, 'SELECT count(*) FROM "Event"')) as [{ count: string }];
         const lesson = await create({ title: 'Evented', body: 'B' });
         expect(await eventsFor(lesson.id)).toEqual([]);
@@ -382,14 +390,20 @@ describe.each(DATABASES)('lesson routes on %s', (kind) => {
         expectError(await api.patch(`/api/v1/lessons?id=${lesson.id}`, { title: 'x' }, { token: grace }), 403);
         expect(await eventsFor(lesson.id)).toEqual([]);
 
-        expect((await api.patch(`/api/v1/lessons?id=${lesson.id}`, { title: 'Evented 2' }, { token: ada })).status).toBe(200);
+        // Age the row, so that the update's new updatedAt is visibly later.
+        await sql(server, `UPDATE "Lesson" SET "updatedAt" = '2000-01-01T00:00:00Z' WHERE id = $1`, [lesson.id]);
+        const patched = await api.patch(`/api/v1/lessons?id=${lesson.id}`, { title: 'Evented 2' }, { token: ada });
+        expect(patched.status).toBe(200);
+        expect(Date.parse(patched.body.updatedAt as string)).toBeGreaterThan(Date.parse('2000-01-02T00:00:00Z'));
+        expect(patched.body.createdAt).toBe(lesson.createdAt);
         const updated = await eventsFor(lesson.id);
         expect(updated).toHaveLength(1);
         expect(updated[0]!.id).toMatch(/^evt_/);
         expect(updated[0]!.type).toBe('lesson.updated');
         expect(updated[0]!.payload).toEqual({ event: 'lesson.updated', timestamp: expect.stringMatching(ISO_MS) as string, lessonId: lesson.id });
 
-        expect((await api.post(`/api/v1/lessons/publish?id=${lesson.id}`, undefined, { token: ada })).status).toBe(200);
+        const racers = await Promise.all([0, 1, 2].map(() => api.post(`/api/v1/lessons/publish?id=${lesson.id}`, undefined, { token: ada })));
+        expect(racers.map((r) => r.status).sort()).toEqual([200, 409, 409]);
         expect((await api.post(`/api/v1/lessons/publish?id=${lesson.id}`, undefined, { token: ada })).status).toBe(409);
         const all = await eventsFor(lesson.id);
         expect(all.map((e) => e.type)).toEqual(['lesson.updated', 'lesson.published']);
