@@ -26,7 +26,7 @@ export interface App {
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export function createApp({ config, db, log }: { config: Config; db: Database; log: Logger }): App {
-  const services = createServices({ db: db.prisma, config, log });
+  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, log });
   const router = new Router(config.bodyLimitBytes).add(...apiRoutes);
   const openapi = JSON.stringify(openApiDocument(router.routes));
 

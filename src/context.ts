@@ -11,6 +11,17 @@ export interface Caller {
   readonly tier: Tier;
   /** The login session the access token belongs to. */
   readonly sessionId: string;
+  /** The caller's account as read when the credentials were checked (same request). */
+  readonly user: CallerAccount;
+}
+
+export interface CallerAccount {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+  readonly role: Role;
+  readonly tier: Tier;
+  readonly createdAt: Date;
 }
 
 /** Everything a request carries, shared by the REST and GraphQL adapters. */

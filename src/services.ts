@@ -1,6 +1,6 @@
 // The domain services, built once per app. Both adapters (REST and GraphQL) call these.
 import type { Config } from './config.js';
-import type { Db } from './db/client.js';
+import type { Database, Db } from './db/client.js';
 import type { Logger } from './logger.js';
 import { createAnalyticsService } from './modules/analytics/service.js';
 import { createAuthService } from './modules/auth/service.js';
@@ -10,6 +10,8 @@ import { createUserService } from './modules/users/service.js';
 
 export interface ServiceDeps {
   db: Db;
+  /** Direct SQL for the hottest reads (see Database.query). */
+  query: Database['query'];
   config: Config;
   log: Logger;
 }

@@ -18,6 +18,11 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   /** For the schema engine (migrations). */
   readonly adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * Runs one parameterised statement straight on the driver (pg pool or PGlite), bypassing
+   * Prisma's query builder. Only for the hottest reads: Prisma costs ~4x plain pg per lookup.
+   */
+  query<T>(text: string, params: unknown[]): Promise<T[]>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +46,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       prisma,
       kind: 'postgres',
       adapterFactory: new PrismaPg({ connectionString: options.databaseUrl, max: 2 }),
+      query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
       ping: async () => {
         await prisma.$queryRaw`SELECT 1`;
       },
@@ -60,6 +66,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prisma,
     kind: 'pglite',
     adapterFactory,
+    query: async <T>(text: string, params: unknown[]) => (await pglite.query<T>(text, params)).rows,
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },

@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import type { Caller } from '../../context.js';
+import type { Caller, CallerAccount } from '../../context.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Database, Db } from '../../db/client.js';
 import { AppError, conflict } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
@@ -21,10 +21,13 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 
 interface Deps {
   db: Db;
+  query: Database['query'];
   config: Pick<Config, 'jwtSecret' | 'accessTokenTtl' | 'refreshTokenTtl'>;
 }
 
-export function createAuthService({ db, config }: Deps) {
+export function createAuthService({ db, query, config }: Deps) {
+  // Imported once: jose would otherwise re-import the raw secret on every sign and verify.
+  const signingKey = createSecretKey(config.jwtSecret);
   async function signAccessToken(userId: string, sessionId: string): Promise<string> {
     const iat = Math.floor(Date.now() / 1000);
     // jti: every token is distinct, even two issued for one session in the same second.
@@ -34,7 +37,7 @@ export function createAuthService({ db, config }: Deps) {
       .setSubject(userId)
       .setIssuedAt(iat)
       .setExpirationTime(iat + config.accessTokenTtl)
-      .sign(config.jwtSecret);
+      .sign(signingKey);
   }
 
   /** Issues a refresh token in `tx` for the session and an access token naming the session. */
@@ -179,19 +182,23 @@ export function createAuthService({ db, config }: Deps) {
       let sub: string | undefined;
       let sid: unknown;
       try {
-        const { payload } = await jwtVerify(m[1]!, config.jwtSecret, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
+        const { payload } = await jwtVerify(m[1]!, signingKey, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
         sub = payload.sub;
         sid = payload.sid;
       } catch {
         return null;
       }
       if (typeof sid !== 'string' || !sub) return null;
-      const session = await db.session.findUnique({
-        where: { id: sid },
-        select: { userId: true, revokedAt: true, user: { select: { role: true, tier: true } } },
-      });
-      if (!session || session.revokedAt || session.userId !== sub) return null;
-      return { userId: sub, role: session.user.role, tier: session.user.tier, sessionId: sid };
+      // Runs on every authenticated request: one direct query for the session and its account.
+      const [row] = await query<CallerAccount & { revokedAt: Date | null }>(
+        `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", s."revokedAt"
+           FROM "Session" s JOIN "User" u ON u.id = s."userId"
+          WHERE s.id = $1 AND s."userId" = $2`,
+        [sid, sub],
+      );
+      if (!row || row.revokedAt) return null;
+      const { revokedAt: _revoked, ...user } = row;
+      return { userId: sub, role: user.role, tier: user.tier, sessionId: sid, user };
     },
   };
 }

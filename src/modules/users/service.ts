@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Caller } from '../../context.js';
-import type { Db } from '../../db/client.js';
-import { notFound, unauthenticated } from '../../errors.js';
+import type { Database, Db } from '../../db/client.js';
+import { notFound } from '../../errors.js';
 import type { User } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
 import { recordEvent } from '../events/outbox.js';
@@ -30,7 +30,7 @@ export const toPublicUser = (u: Pick<User, 'id' | 'name' | 'createdAt'>): Public
   joined: joinedDate(u),
 });
 
-export const toMe = (u: User): MeView => ({
+export const toMe = (u: Pick<User, 'id' | 'name' | 'email' | 'role' | 'tier' | 'createdAt'>): MeView => ({
   id: u.id,
   name: u.name,
   email: u.email,
@@ -39,13 +39,11 @@ export const toMe = (u: User): MeView => ({
   tier: u.tier,
 });
 
-export function createUserService({ db }: { db: Db }) {
+export function createUserService({ db, query }: { db: Db; query: Database['query'] }) {
   return {
+    /** The caller's account, as read with the credentials moments ago (no second query). */
     async me({ caller }: { caller: Caller }): Promise<MeView> {
-      const user = await db.user.findUnique({ where: { id: caller.userId } });
-      // The account was deleted after the token was checked: the token is no longer valid.
-      if (!user) throw unauthenticated();
-      return toMe(user);
+      return toMe(caller.user);
     },
 
     async updateMe({ caller, input }: { caller: Caller; input: unknown }): Promise<MeView> {
@@ -66,7 +64,11 @@ export function createUserService({ db }: { db: Db }) {
 
     /** Public data only: id, name, joined. */
     async publicUser({ id }: { id: string }): Promise<PublicUserView> {
-      const user = await db.user.findUnique({ where: { id }, select: { id: true, name: true, createdAt: true } });
+      // A hot public read: direct SQL (see Database.query).
+      const [user] = await query<Pick<User, 'id' | 'name' | 'createdAt'>>(
+        'SELECT id, name, "createdAt" FROM "User" WHERE id = $1',
+        [id],
+      );
       if (!user) throw notFound(`User ${id}`);
       return toPublicUser(user);
     },
