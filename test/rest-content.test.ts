@@ -154,7 +154,11 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
         ['?path=docs', 'query.path', /^query\.path: must start with \/$/],
       ];
       for (const [query, field, message] of cases) {
-        expectError(await api.get(`/api/analytics/views${query}`), 400, message, field);
+        const reply = await api.get(`/api/analytics/views${query}`);
+        expectError(reply, 400, message, field);
+        if (field !== 'query.to' && field !== 'query.path') {
+          expect(reply.body.message).toBe(`${field}: must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)`);
+        }
       }
     });
   });

@@ -4,7 +4,9 @@ import { badInput } from '../../errors.js';
 import { parseWith } from '../../http/validation.js';
 import { recordEvent } from '../events/outbox.js';
 
-const instant = z.union([z.iso.date(), z.iso.datetime()]).describe('ISO 8601 date or UTC date-time');
+const instant = z
+  .union([z.iso.date(), z.iso.datetime()], { error: 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)' })
+  .describe('ISO 8601 date or UTC date-time');
 export const pagePath = z.string().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters').regex(/^\//, 'must start with /');
 export const recordViewInput = z.strictObject({ path: pagePath });
 export const viewsQuery = z.object({

@@ -10,7 +10,14 @@ export const docView = z.object({
   updatedAt: z.string().describe('ISO 8601 UTC'),
 });
 export type DocView = z.infer<typeof docView>;
-export const toDocView = (d: DocPage): DocView => ({ ...d, updatedAt: d.updatedAt.toISOString() });
+/** Field by field, so that a column added to DocPage is not published by accident. */
+export const toDocView = (d: DocPage): DocView => ({
+  id: d.id,
+  slug: d.slug,
+  title: d.title,
+  url: d.url,
+  updatedAt: d.updatedAt.toISOString(),
+});
 
 export function createDocsService({ db }: { db: Db }) {
   return {
