@@ -72,7 +72,7 @@ describe.each(DATABASES)('user routes on %s', (kind) => {
     });
 
     it('refuses a missing, malformed or forged token with 403 Missing or invalid token', async () => {
-      const forged = `${tokens.ada.slice(0, -4)}AAAA`;
+      const forged = `${tokens.ada.slice(0, -4)}${tokens.ada.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
       const variants: Record<string, string>[] = [
         {},
         { authorization: 'Bearer' },
