@@ -10,6 +10,7 @@ import type { Caller, RequestContext } from './context.js';
 import type { Database } from './db/client.js';
 import { AppError, unauthenticated } from './errors.js';
 import { maskGraphQLError } from './graphql/errors.js';
+import { createGraphQLHttpHandler, MAX_ALIASES, MAX_DEPTH } from './graphql/http.js';
 import { schema } from './graphql/schema.js';
 import { sendError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
@@ -38,10 +39,12 @@ export function createApp({ config, db, log }: { config: Config; db: Database; l
     logging: false,
     maskedErrors: { maskError: (error) => maskGraphQLError(error, log) },
     plugins: [
-      maxDepthPlugin({ n: 12, ignoreIntrospection: true, flattenFragments: true }),
-      maxAliasesPlugin({ n: 50 }),
+      maxDepthPlugin(MAX_DEPTH),
+      maxAliasesPlugin(MAX_ALIASES),
     ],
   });
+
+  const handleGraphQL = createGraphQLHttpHandler({ log, bodyLimit: config.bodyLimitBytes });
 
   function contextFor(req: IncomingMessage, requestId: string): RequestContext {
     const reqLog = log.child({ reqId: requestId });
@@ -95,7 +98,10 @@ export function createApp({ config, db, log }: { config: Config; db: Database; l
           req.resume();
           throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimitBytes} bytes`);
         }
-        return await yoga.handle(req, res, ctx);
+        // Yoga for what a browser or a stream asks for (GraphiQL, SSE); plain JSON goes the lean way.
+        const accept = req.headers.accept ?? '';
+        if (accept.includes('text/html') || accept.includes('text/event-stream')) return await yoga.handle(req, res, ctx);
+        return await handleGraphQL(req, res, ctx);
       }
       res.setHeader('access-control-allow-origin', '*');
       if (await router.handle(req, res, url, ctx)) return;

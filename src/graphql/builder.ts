@@ -3,11 +3,11 @@ import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import type { YogaInitialContext } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
 import { AppError, unauthenticated } from '../errors.js';
 
-export type GraphQLContext = RequestContext & YogaInitialContext;
+/** The same context on both GraphQL endpoints (graphql-http and Yoga): the request's. */
+export type GraphQLContext = RequestContext;
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;

@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
  * By name as well as by class: a process can hold two instances of graphql (its CommonJS and ES
  * module builds, e.g. under vitest), and an error from the other one fails `instanceof`.
  */
-function isGraphQLError(error: unknown): error is GraphQLError {
+export function isGraphQLError(error: unknown): error is GraphQLError {
   return error instanceof GraphQLError || (error instanceof Error && error.name === 'GraphQLError' && 'extensions' in error);
 }
 

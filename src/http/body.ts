@@ -37,14 +37,19 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** Reads a JSON body, refusing more than `limit` bytes before reading it all. An empty body is `{}`. */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+/** Reads a body as text, refusing more than `limit` bytes (413) before reading it all. */
+export async function readBodyText(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) {
     req.resume();
     throw tooLarge(limit);
   }
-  const text = (await readBody(req, limit)).toString('utf8');
+  return (await readBody(req, limit)).toString('utf8');
+}
+
+/** Reads a JSON body, refusing more than `limit` bytes before reading it all. An empty body is `{}`. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = await readBodyText(req, limit);
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);
