@@ -1,7 +1,7 @@
 // Token lifetimes are configurable, and `expiresIn` always states the lifetime of the token
 // returned (exp - iat), on every path that issues one.
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -48,5 +48,30 @@ describe('ACCESS_TOKEN_TTL=3600, REFRESH_TOKEN_TTL=7200', () => {
     const gqlRefresh = await api.graphql('mutation($t: String!) { refreshToken(refreshToken: $t) { token expiresIn } }', { t: gql.body.data.login.refreshToken });
     expect(gqlRefresh.body.data.refreshToken.expiresIn).toBe(3600);
     expect(lifetime(gqlRefresh.body.data.refreshToken.token)).toBe(3600);
+  });
+});
+
+describe('a token that expires while in use', () => {
+  let server: TestServer;
+  let api: Client;
+  beforeAll(async () => {
+    server = await startTestServer({ kind: 'postgres', env: { ACCESS_TOKEN_TTL: '60' } });
+    api = client(server.url);
+  });
+  afterAll(() => server?.stop());
+  afterEach(() => vi.useRealTimers());
+
+  it('works until its exp, then gets 403 although it was accepted (and remembered) before', async () => {
+    const { token } = await api.login('grace@example.com', 'hopper-1906');
+    const { exp } = decodeJwt(token);
+    expect((await api.get('/api/v1/user/me', { token })).status).toBe(200);
+    // The server runs in this process: moving Date moves its clock.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime((exp! - 1) * 1000);
+    expect((await api.get('/api/v1/user/me', { token })).status).toBe(200);
+    vi.setSystemTime((exp! + 1) * 1000);
+    const expired = await api.get('/api/v1/user/me', { token });
+    expect(expired.status).toBe(403);
+    expect(expired.body).toEqual({ error: true, code: 403, message: 'Missing or invalid token' });
   });
 });

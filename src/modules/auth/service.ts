@@ -1,5 +1,6 @@
-import { createHash, createSecretKey, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Caller, CallerAccount } from '../../context.js';
 import type { Config } from '../../config.js';
 import type { Database, Db } from '../../db/client.js';
@@ -26,8 +27,26 @@ interface Deps {
 }
 
 export function createAuthService({ db, query, config }: Deps) {
-  // Imported once: jose would otherwise re-import the raw secret on every sign and verify.
-  const signingKey = createSecretKey(config.jwtSecret);
+  // A CryptoKey imported once: jose would otherwise import one on every sign and verify.
+  const signingKey = webcrypto.subtle.importKey('raw', config.jwtSecret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  // Tokens whose signature was verified, keyed by the whole token (so a forged one never gets
+  // in): clients send one token for many requests. `exp` is still checked on every use, and
+  // revocation is checked against the database every time.
+  const verifiedTokens = new LRUCache<string, { sub: string; sid: string; exp: number }>({ max: 10_000 });
+
+  async function verifyAccessToken(token: string): Promise<{ sub: string; sid: string } | null> {
+    const cached = verifiedTokens.get(token);
+    if (cached) return cached.exp > Date.now() / 1000 ? cached : null;
+    try {
+      const { payload } = await jwtVerify(token, await signingKey, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
+      if (typeof payload.sid !== 'string' || !payload.sub || typeof payload.exp !== 'number') return null;
+      const claims = { sub: payload.sub, sid: payload.sid, exp: payload.exp };
+      verifiedTokens.set(token, claims);
+      return claims;
+    } catch {
+      return null;
+    }
+  }
   async function signAccessToken(userId: string, sessionId: string): Promise<string> {
     const iat = Math.floor(Date.now() / 1000);
     // jti: every token is distinct, even two issued for one session in the same second.
@@ -37,7 +56,7 @@ export function createAuthService({ db, query, config }: Deps) {
       .setSubject(userId)
       .setIssuedAt(iat)
       .setExpirationTime(iat + config.accessTokenTtl)
-      .sign(signingKey);
+      .sign(await signingKey);
   }
 
   /** Issues a refresh token in `tx` for the session and an access token naming the session. */
@@ -179,16 +198,9 @@ export function createAuthService({ db, query, config }: Deps) {
       if (!authorization) return null;
       const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
       if (!m) return null;
-      let sub: string | undefined;
-      let sid: unknown;
-      try {
-        const { payload } = await jwtVerify(m[1]!, signingKey, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
-        sub = payload.sub;
-        sid = payload.sid;
-      } catch {
-        return null;
-      }
-      if (typeof sid !== 'string' || !sub) return null;
+      const claims = await verifyAccessToken(m[1]!);
+      if (!claims) return null;
+      const { sub, sid } = claims;
       // Runs on every authenticated request: one direct query for the session and its account.
       const [row] = await query<CallerAccount & { revokedAt: Date | null }>(
         `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", s."revokedAt"
