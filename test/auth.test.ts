@@ -7,6 +7,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client, type Reply } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { expectError } from './support/assert.js';
+import { sql as sqlOn } from './support/server.js';
 
 const JWT_SECRET = 'auth-test-secret-0123456789-abcdefghijklmnop';
 const MISSING_OR_INVALID = { error: true, code: 403, message: 'Missing or invalid token' };
@@ -34,6 +36,7 @@ interface Account {
   pair: TokenPair;
 }
 
+const sql = <R extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlOn<R>(server, text, params);
 let server: TestServer;
 let api: Client;
 /** Every credential used in this file; none may appear in the logs. */
@@ -51,16 +54,6 @@ const remember = <T extends { token: string; refreshToken: string }>(pair: T): T
   return pair;
 };
 
-async function sql<R extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<R[]> {
-  const c = new pg.Client({ connectionString: server.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query<R>(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
-
 /** Registers a throwaway account over REST (so tests never disturb each other or the demo users). */
 async function register(label: string): Promise<Account> {
   const email = unique(label);
@@ -73,18 +66,6 @@ async function register(label: string): Promise<Account> {
 
 async function login(email: string, password: string): Promise<TokenPair> {
   return remember(await api.login(email, password));
-}
-
-/** Asserts the contract's error shape: status = code, JSON, exactly `{error, code, message}` (+ optional details). */
-function expectError(reply: Reply, status: number, message?: string | RegExp): void {
-  expect(reply.status, reply.text).toBe(status);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-  const { details, ...rest } = reply.body as { details?: unknown };
-  expect(Object.keys(rest).sort()).toEqual(['code', 'error', 'message']);
-  expect(reply.body).toMatchObject({ error: true, code: status });
-  if (details !== undefined) expect(typeof details).toBe('object');
-  if (typeof message === 'string') expect(reply.body.message).toBe(message);
-  else if (message) expect(reply.body.message).toMatch(message);
 }
 
 /** Exactly `{"error":true,"code":403,"message":"Missing or invalid token"}`, byte for byte. */

@@ -5,29 +5,12 @@
 import { request as httpRequest } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, type Reply } from './support/http.js';
+import { client, type Client } from './support/http.js';
 import { PG_ADMIN_URL, startTestServer, type TestServer } from './support/server.js';
+import { expectError } from './support/assert.js';
 
 /** Rate limits are not what these tests are about: keep them out of the way. */
 const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
-
-function expectError(reply: Reply, code: number, message?: string | RegExp): void {
-  expect(reply.status).toBe(code);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = reply.body as Record<string, unknown>;
-  expect(Object.keys(body).filter((k) => k !== 'details').sort()).toEqual(['code', 'error', 'message']);
-  expect(body.error).toBe(true);
-  expect(body.code).toBe(code);
-  expect(typeof body.message).toBe('string');
-  expect((body.message as string).length).toBeGreaterThan(0);
-  if ('details' in body) {
-    expect(typeof body.details).toBe('object');
-    expect(body.details).not.toBeNull();
-    expect(Array.isArray(body.details)).toBe(false);
-  }
-  if (typeof message === 'string') expect(body.message).toBe(message);
-  else if (message) expect(body.message).toMatch(message);
-}
 
 /**
  * Sends a body with `transfer-encoding: chunked` (no Content-Length): `first` at once, then

@@ -1,9 +1,9 @@
 // The lesson routes over real HTTP, on both databases: one lesson by id, keyset pages, and the
 // ADMIN-only create / update / publish, with the events they do (and do not) emit.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, type Reply } from './support/http.js';
-import { DATABASES, startTestServer, type TestServer } from './support/server.js';
+import { client, type Client } from './support/http.js';
+import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { expectError } from './support/assert.js';
 
 const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,16 +19,6 @@ interface Lesson {
   createdAt: string;
   publishedAt: string | null;
   updatedAt: string;
-}
-
-function expectError(reply: Reply, code: number, message?: string | RegExp, field?: string): void {
-  expect(reply.status).toBe(code);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(Object.keys(reply.body as object).filter((k) => k !== 'details').sort()).toEqual(['code', 'error', 'message']);
-  expect(reply.body).toMatchObject({ error: true, code });
-  if (typeof message === 'string') expect(reply.body.message).toBe(message);
-  else if (message) expect(reply.body.message).toMatch(message);
-  if (field) expect(reply.body.details).toEqual({ field });
 }
 
 /** Checks the exact lesson shape and returns it typed. */
@@ -53,16 +43,6 @@ function expectNewestFirst(items: Lesson[]): void {
     const [a, b] = [items[i - 1]!, items[i]!];
     const order = a.createdAt === b.createdAt ? (a.id > b.id ? 1 : -1) : a.createdAt > b.createdAt ? 1 : -1;
     expect(order, `${a.id} (${a.createdAt}) before ${b.id} (${b.createdAt})`).toBe(1);
-  }
-}
-
-async function sql<T extends pg.QueryResultRow>(server: TestServer, text: string, params: unknown[] = []): Promise<T[]> {
-  const db = new pg.Client({ connectionString: server.databaseUrl });
-  await db.connect();
-  try {
-    return (await db.query<T>(text, params)).rows;
-  } finally {
-    await db.end();
   }
 }
 

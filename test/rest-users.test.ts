@@ -1,36 +1,16 @@
 // The user routes over real HTTP, on both databases: GET/PATCH /api/v1/user/me and the public
 // GET /api/users/{id}. Events are checked in the database itself (postgres: through `pg`).
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, type Reply } from './support/http.js';
-import { DATABASES, startTestServer, type TestServer } from './support/server.js';
+import { client, type Client } from './support/http.js';
+import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { expectError } from './support/assert.js';
 
 const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function expectError(reply: Reply, code: number, message?: string | RegExp, field?: string): void {
-  expect(reply.status).toBe(code);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(Object.keys(reply.body as object).filter((k) => k !== 'details').sort()).toEqual(['code', 'error', 'message']);
-  expect(reply.body).toMatchObject({ error: true, code });
-  if (typeof message === 'string') expect(reply.body.message).toBe(message);
-  else if (message) expect(reply.body.message).toMatch(message);
-  if (field) expect(reply.body.details).toEqual({ field });
-}
-
 function expectDate(joined: unknown): void {
   expect(joined).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   expect(new Date(`${joined as string}T00:00:00Z`).toISOString().slice(0, 10)).toBe(joined);
-}
-
-async function sql<T extends pg.QueryResultRow>(server: TestServer, text: string, params: unknown[] = []): Promise<T[]> {
-  const db = new pg.Client({ connectionString: server.databaseUrl });
-  await db.connect();
-  try {
-    return (await db.query<T>(text, params)).rows;
-  } finally {
-    await db.end();
-  }
 }
 
 interface EventRow {

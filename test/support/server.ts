@@ -123,3 +123,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
   return server;
 }
+
+/** Runs one statement on a postgres test server's database, on a connection of its own. */
+export async function sql<T extends pg.QueryResultRow>(server: TestServer, text: string, params: unknown[] = []): Promise<T[]> {
+  const db = new pg.Client({ connectionString: server.databaseUrl });
+  await db.connect();
+  try {
+    return (await db.query<T>(text, params)).rows;
+  } finally {
+    await db.end();
+  }
+}
