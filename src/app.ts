@@ -10,13 +10,15 @@ import type { Caller, RequestContext } from './context.js';
 import type { Database } from './db/client.js';
 import { AppError, unauthenticated } from './errors.js';
 import { maskGraphQLError } from './graphql/errors.js';
-import { createGraphQLHttpHandler, MAX_ALIASES, MAX_DEPTH } from './graphql/http.js';
+import { createGraphQLHttpHandler, createOperationCache, MAX_ALIASES, MAX_DEPTH } from './graphql/http.js';
+import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { schema } from './graphql/schema.js';
 import { sendError } from './http/errors.js';
 import { openApiDocument } from './http/openapi.js';
 import { Router } from './http/router.js';
 import { apiRoutes } from './http/routes.js';
 import type { Logger } from './logger.js';
+import type { EventBus } from './modules/events/bus.js';
 import { createServices } from './services.js';
 
 export interface App {
@@ -26,8 +28,8 @@ export interface App {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-export function createApp({ config, db, log }: { config: Config; db: Database; log: Logger }): App {
-  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, log });
+export function createApp({ config, db, bus, log }: { config: Config; db: Database; bus: EventBus; log: Logger }): App {
+  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, log });
   const router = new Router(config.bodyLimitBytes).add(...apiRoutes);
   const openapi = JSON.stringify(openApiDocument(router.routes));
 
@@ -44,12 +46,13 @@ export function createApp({ config, db, log }: { config: Config; db: Database; l
     ],
   });
 
-  const handleGraphQL = createGraphQLHttpHandler({ log, bodyLimit: config.bodyLimitBytes });
+  const operations = createOperationCache();
+  const handleGraphQL = createGraphQLHttpHandler({ log, bodyLimit: config.bodyLimitBytes, operations });
 
-  function contextFor(req: IncomingMessage, requestId: string): RequestContext {
+  function contextFor(req: IncomingMessage, requestId: string, authorization = req.headers.authorization): RequestContext {
     const reqLog = log.child({ reqId: requestId });
     let resolved: Promise<Caller | null> | undefined;
-    const caller = () => (resolved ??= services.auth.authenticate(req.headers.authorization));
+    const caller = () => (resolved ??= services.auth.authenticate(authorization));
     return {
       requestId,
       log: reqLog,
@@ -113,9 +116,16 @@ export function createApp({ config, db, log }: { config: Config; db: Database; l
   }
 
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));
+  const websocket = attachGraphQLWebSocket({
+    server,
+    log,
+    operations,
+    contextFor: (req, authorization) => contextFor(req, randomUUID(), authorization),
+  });
   return {
     server,
     close: async () => {
+      await websocket.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -7,6 +7,8 @@ import { openDatabase } from './db/client.js';
 import { applyMigrations } from './db/schema-engine.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
+import { createEventBus } from './modules/events/bus.js';
+import { createWorkers } from './workers.js';
 
 /** How long in-flight requests get to finish when the server stops. */
 const STOP_GRACE_MS = 5_000;
@@ -35,7 +37,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db.close();
     throw error;
   }
-  const app = createApp({ config, db, log });
+  const bus = createEventBus({ redisUrl: config.redisUrl });
+  const app = createApp({ config, db, bus, log });
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
     app.server.listen(config.port, config.host, resolve);
@@ -43,7 +46,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { port } = app.server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  log.info({ url, database: db.kind }, 'listening');
+  const workers = createWorkers({ db, bus, config, log });
+  for (const worker of workers) worker.start();
+  log.info({ url, database: db.kind, redis: Boolean(config.redisUrl) }, 'listening');
   return {
     url,
     port,
@@ -53,10 +58,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       // so stopping always ends and the database is always closed cleanly.
       const cut = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
       try {
-        await app.close();
+        await Promise.all([app.close(), ...workers.map((w) => w.stop())]);
       } finally {
         clearTimeout(cut);
       }
+      await bus.close();
       await db.close();
     },
   };

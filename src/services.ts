@@ -4,6 +4,8 @@ import type { Database, Db } from './db/client.js';
 import type { Logger } from './logger.js';
 import { createAnalyticsService } from './modules/analytics/service.js';
 import { createAuthService } from './modules/auth/service.js';
+import type { EventBus } from './modules/events/bus.js';
+import { createEventService } from './modules/events/service.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createLessonService } from './modules/lessons/service.js';
 import { createUserService } from './modules/users/service.js';
@@ -13,6 +15,8 @@ export interface ServiceDeps {
   /** Direct SQL for the hottest reads (see Database.query). */
   query: Database['query'];
   config: Config;
+  /** Live events of this instance (subscriptions). */
+  bus: EventBus;
   log: Logger;
 }
 
@@ -23,6 +27,7 @@ export function createServices(deps: ServiceDeps) {
     lessons: createLessonService(deps),
     docs: createDocsService(deps),
     analytics: createAnalyticsService(deps),
+    events: createEventService(deps),
   };
 }
 

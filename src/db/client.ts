@@ -46,7 +46,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       prisma,
       kind: 'postgres',
       adapterFactory: new PrismaPg({ connectionString: options.databaseUrl, max: 2 }),
-      query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[],
+      query: async <T>(text: string, params: unknown[]) => {
+        options.onQuery?.(text);
+        return (await pool.query(text, params)).rows as T[];
+      },
       ping: async () => {
         await prisma.$queryRaw`SELECT 1`;
       },
@@ -66,7 +69,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prisma,
     kind: 'pglite',
     adapterFactory,
-    query: async <T>(text: string, params: unknown[]) => (await pglite.query<T>(text, params)).rows,
+    query: async <T>(text: string, params: unknown[]) => {
+      options.onQuery?.(text);
+      return (await pglite.query<T>(text, params)).rows;
+    },
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },

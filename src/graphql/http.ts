@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { parse, specifiedRules, validate, type DocumentNode, type GraphQLError, type ValidationRule } from 'graphql';
+import { parse, specifiedRules, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type Source, type ValidationRule } from 'graphql';
 import { createHandler } from 'graphql-http';
 import { LRUCache } from 'lru-cache';
 import type { RequestContext } from '../context.js';
@@ -24,17 +24,15 @@ type OperationContext = RequestContext & Record<PropertyKey, unknown>;
 
 const rules: readonly ValidationRule[] = [...specifiedRules, maxDepthRule(MAX_DEPTH), maxAliasesRule(MAX_ALIASES)];
 
-export function createGraphQLHttpHandler({ log, bodyLimit }: { log: Logger; bodyLimit: number }) {
-  // Most clients send a handful of distinct operations: parse and validate each once.
+/**
+ * Parse and validate (with the contract's limits), each done once per distinct operation: most
+ * clients send a handful of them. Shared by the HTTP and WebSocket transports.
+ */
+export function createOperationCache() {
   const documents = new LRUCache<string, DocumentNode>({ max: 1000 });
   const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
-  // An error that sets the HTTP status itself (RATE_LIMITED: 429 with Retry-After).
-  const statusOverride = new WeakMap<RequestContext, { status: number; headers?: Record<string, string> }>();
-
-  const handler = createHandler<IncomingMessage, RequestContext, OperationContext>({
-    schema,
-    context: (req) => req.context as OperationContext,
-    parse: (source) => {
+  return {
+    parse(source: string | Source): DocumentNode {
       const key = typeof source === 'string' ? source : source.body;
       let document = documents.get(key);
       if (!document) {
@@ -43,7 +41,7 @@ export function createGraphQLHttpHandler({ log, bodyLimit }: { log: Logger; body
       }
       return document;
     },
-    validate: (s, document) => {
+    validate(s: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
       let errors = validated.get(document);
       if (!errors) {
         try {
@@ -57,6 +55,26 @@ export function createGraphQLHttpHandler({ log, bodyLimit }: { log: Logger; body
       }
       return errors;
     },
+  };
+}
+
+/** Masks an error for clients and drops Yoga's transport hint (`extensions.http`). */
+export function formatGraphQLError(error: Readonly<GraphQLError | Error>, log: Logger): GraphQLError {
+  const masked = maskGraphQLError(error, log) as GraphQLError;
+  if (!masked.extensions?.http) return masked;
+  const { http: _http, ...extensions } = masked.extensions;
+  return Object.assign(masked, { extensions });
+}
+
+export function createGraphQLHttpHandler({ log, bodyLimit, operations }: { log: Logger; bodyLimit: number; operations: ReturnType<typeof createOperationCache> }) {
+  // An error that sets the HTTP status itself (RATE_LIMITED: 429 with Retry-After).
+  const statusOverride = new WeakMap<RequestContext, { status: number; headers?: Record<string, string> }>();
+
+  const handler = createHandler<IncomingMessage, RequestContext, OperationContext>({
+    schema,
+    context: (req) => req.context as OperationContext,
+    parse: (source) => operations.parse(source),
+    validate: (s, document) => operations.validate(s, document),
     // Replaces the specified rules with ours (which include them): see `validate` above.
     validationRules: () => rules,
     onOperation: (req, _args, result) => {
@@ -67,13 +85,7 @@ export function createGraphQLHttpHandler({ log, bodyLimit }: { log: Logger; body
         }
       }
     },
-    formatError: (error) => {
-      const masked = maskGraphQLError(error, log) as GraphQLError;
-      if (!masked.extensions?.http) return masked;
-      // Yoga's internal transport hint: not for clients.
-      const { http: _http, ...extensions } = masked.extensions;
-      return Object.assign(masked, { extensions });
-    },
+    formatError: (error) => formatGraphQLError(error, log),
   });
 
   return async function handleGraphQL(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {

@@ -4,5 +4,6 @@ import '../modules/auth/schema.js';
 import '../modules/lessons/schema.js';
 import '../modules/docs/schema.js';
 import '../modules/analytics/schema.js';
+import '../modules/events/schema.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

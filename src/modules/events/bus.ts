@@ -1,0 +1,45 @@
+// Live fan-out of committed events to this instance's subscribers. Without REDIS_URL it is
+// in-process; with it, every instance's relay publishes through Redis and every instance's
+// subscribers hear it (@graphql-yoga/redis-event-target).
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub } from 'graphql-yoga';
+import { Redis } from 'ioredis';
+import type { EventPayload } from './outbox.js';
+
+/** An event whose commit order is known: `position` is dense and increasing. */
+export interface PositionedEvent {
+  id: string;
+  position: number;
+  payload: EventPayload;
+}
+
+export interface EventBus {
+  publish(event: PositionedEvent): void;
+  /** Every event published from now on, in the order this instance hears them. */
+  subscribe(): AsyncIterableIterator<PositionedEvent>;
+  close(): Promise<void>;
+}
+
+type Topics = { events: [PositionedEvent] };
+
+export function createEventBus({ redisUrl }: { redisUrl?: string }): EventBus {
+  if (!redisUrl) {
+    const pubsub = createPubSub<Topics>();
+    return {
+      publish: (event) => pubsub.publish('events', event),
+      subscribe: () => pubsub.subscribe('events') as AsyncIterableIterator<PositionedEvent>,
+      close: async () => {},
+    };
+  }
+  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
+  const pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
+  return {
+    publish: (event) => pubsub.publish('events', event),
+    subscribe: () => pubsub.subscribe('events') as AsyncIterableIterator<PositionedEvent>,
+    close: async () => {
+      publishClient.disconnect();
+      subscribeClient.disconnect();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { builder } from '../../graphql/builder.js';
+import type { PositionedEvent } from './bus.js';
+
+const field = (e: PositionedEvent, key: 'lessonId' | 'userId' | 'path') =>
+  key in e.payload ? (e.payload as Record<string, string>)[key]! : null;
+
+const Event = builder.objectRef<PositionedEvent>('Event').implement({
+  description: 'A domain event. `id` is the same `evt_` id webhooks send as `webhook-id`; pass it as `after` to resume.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    event: t.string({ description: 'The event name, e.g. lesson.published.', resolve: (e) => e.payload.event }),
+    timestamp: t.string({ description: 'ISO 8601 UTC with milliseconds.', resolve: (e) => e.payload.timestamp }),
+    lessonId: t.id({ nullable: true, resolve: (e) => field(e, 'lessonId') }),
+    userId: t.id({ nullable: true, resolve: (e) => field(e, 'userId') }),
+    path: t.string({ nullable: true, resolve: (e) => field(e, 'path') }),
+  }),
+});
+
+builder.subscriptionType({});
+
+builder.subscriptionFields((t) => ({
+  events: t.field({
+    type: Event,
+    authScopes: { authenticated: true },
+    description:
+      'Live events in commit order. `types` narrows by event name (none: all). `after` first replays the stored events newer than that id, so a client that reconnects misses nothing; an unknown or expired id is BAD_USER_INPUT.',
+    args: { types: t.arg.stringList(), after: t.arg.id() },
+    subscribe: async (_, { types, after }, ctx) =>
+      ctx.services.events.stream({ caller: await ctx.requireCaller(), types, after }),
+    resolve: (e) => e,
+  }),
+}));

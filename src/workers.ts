@@ -1,0 +1,19 @@
+// The background work of an instance: the event relay and the webhook dispatcher. Every
+// instance runs them; the database decides who does what (advisory lock, SKIP LOCKED).
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { Logger } from './logger.js';
+import type { EventBus } from './modules/events/bus.js';
+import { createRelay } from './modules/events/relay.js';
+
+export interface Worker {
+  start(): void;
+  /** Finishes or releases what is in flight, then resolves. */
+  stop(): Promise<void>;
+}
+
+export function createWorkers({ db, bus, config, log }: { db: Database; bus: EventBus; config: Config; log: Logger }): Worker[] {
+  return [
+    createRelay({ db: db.prisma, bus, log: log.child({ worker: 'relay' }), retentionDays: config.eventRetentionDays }),
+  ];
+}
