@@ -9,6 +9,7 @@ import { createEventService } from './modules/events/service.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createLessonService } from './modules/lessons/service.js';
 import { createUserService } from './modules/users/service.js';
+import { createWebhookService } from './modules/webhooks/service.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -27,6 +28,7 @@ export function createServices(deps: ServiceDeps) {
     lessons: createLessonService(deps),
     docs: createDocsService(deps),
     analytics: createAnalyticsService(deps),
+    webhooks: createWebhookService(deps),
     events: createEventService(deps),
   };
 }

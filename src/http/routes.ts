@@ -4,6 +4,7 @@ import { authRoutes } from '../modules/auth/rest.js';
 import { docsRoutes } from '../modules/docs/rest.js';
 import { lessonRoutes } from '../modules/lessons/rest.js';
 import { userRoutes } from '../modules/users/rest.js';
+import { webhookRoutes } from '../modules/webhooks/rest.js';
 import { openApiDocument } from './openapi.js';
 import { defineRoute, type RouteDefinition } from './route.js';
 
@@ -21,5 +22,5 @@ const openApiRoute = defineRoute({
 
 /** Every REST route of the service, in the order the OpenAPI document lists them. */
 export const apiRoutes: RouteDefinition[] = [
-  ...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes, openApiRoute,
+  ...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes, ...webhookRoutes, openApiRoute,
 ];

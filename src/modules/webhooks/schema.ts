@@ -1,0 +1,171 @@
+// Webhook management over GraphQL: the same service as the REST routes. Every field needs a
+// valid token; the service answers FORBIDDEN to anyone but an ADMIN. Deliveries are a query of
+// their own (webhookDeliveries), not a field of WebhookEndpoint, so listing endpoints stays one query.
+import { builder } from '../../graphql/builder.js';
+import { AppError } from '../../errors.js';
+import { encodeDeliveryCursor, type CreatedWebhookView, type DeliveryView, type WebhookView } from './service.js';
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type AttemptView = DeliveryView['attempts'][number];
+
+/** The fields of an endpoint, shared by WebhookEndpoint and CreatedWebhook. */
+const endpointFields = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, WebhookView>) => ({
+  id: t.exposeID('id'),
+  url: t.exposeString('url'),
+  events: t.exposeStringList('events', { description: 'Event names this endpoint receives' }),
+  description: t.exposeString('description', { nullable: true }),
+  enabled: t.exposeBoolean('enabled'),
+  disabledReason: t.exposeString('disabledReason', {
+    nullable: true,
+    description: 'Why the endpoint is disabled (e.g. the receiver answered 410 Gone); null when enabled',
+  }),
+  createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+});
+
+export const WebhookEndpoint = builder.objectRef<WebhookView>('WebhookEndpoint').implement({
+  description: 'A URL that receives events. Its signing secret is shown only by createWebhook.',
+  fields: endpointFields,
+});
+
+export const CreatedWebhook = builder.objectRef<CreatedWebhookView>('CreatedWebhook').implement({
+  description: 'A new endpoint with its signing secret: the only time the secret is shown.',
+  fields: (t) => ({
+    // Safe: CreatedWebhookView extends WebhookView, and these fields only read the parent.
+    ...endpointFields(t as unknown as PothosSchemaTypes.ObjectFieldBuilder<Types, WebhookView>),
+    secret: t.exposeString('secret', { description: '`whsec_…`: the Standard Webhooks signing secret' }),
+  }),
+});
+
+const WebhookDeliveryStatus = builder.enumType('WebhookDeliveryStatus', { values: ['PENDING', 'SUCCEEDED', 'FAILED'] as const });
+
+export const WebhookAttempt = builder.objectRef<AttemptView>('WebhookAttempt').implement({
+  description: 'One attempt to deliver.',
+  fields: (t) => ({
+    at: t.expose('at', { type: 'DateTime' }),
+    statusCode: t.exposeInt('statusCode', { nullable: true, description: "The receiver's HTTP status; null when no response came" }),
+    durationMs: t.exposeInt('durationMs'),
+    error: t.exposeString('error', { nullable: true, description: 'What went wrong; null on success' }),
+  }),
+});
+
+export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
+  description: 'One event (or test ping) sent to one endpoint, with every attempt.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    eventId: t.exposeID('eventId', { description: 'The event id, sent as `webhook-id`' }),
+    event: t.exposeString('event'),
+    status: t.field({ type: WebhookDeliveryStatus, resolve: (d) => d.status }),
+    attempts: t.field({ type: [WebhookAttempt], description: 'Oldest first', resolve: (d) => d.attempts }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'null once SUCCEEDED or FAILED' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
+  fields: (t) => ({
+    url: t.string({ required: true }),
+    events: t.stringList({ required: true, description: 'Event names, e.g. "lesson.published"' }),
+    description: t.string(),
+  }),
+});
+const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
+  fields: (t) => ({
+    url: t.string(),
+    events: t.stringList(),
+    description: t.string({ description: 'null clears it' }),
+    enabled: t.boolean({ description: 'true re-enables the endpoint and clears disabledReason' }),
+  }),
+});
+
+/** GraphQL nulls mean "not given" for the optional inputs, except description, which may be cleared. */
+const defined = (input: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && (v !== null || k === 'description')));
+
+builder.queryFields((t) => ({
+  webhooks: t.field({
+    type: [WebhookEndpoint],
+    authScopes: { authenticated: true },
+    description: 'ADMIN: every webhook endpoint, newest first.',
+    resolve: async (_, __, ctx) => ctx.services.webhooks.list({ caller: await ctx.requireCaller() }),
+  }),
+  webhook: t.field({
+    type: WebhookEndpoint,
+    nullable: true,
+    authScopes: { authenticated: true },
+    description: 'ADMIN: one webhook endpoint; null with a NOT_FOUND error when unknown.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => ctx.services.webhooks.get({ caller: await ctx.requireCaller(), id }),
+  }),
+  webhookDeliveries: t.connection({
+    type: WebhookDelivery,
+    authScopes: { authenticated: true },
+    description: 'ADMIN: the deliveries to an endpoint, newest first. Forward pagination: first (1-100, default 20) and after.',
+    args: { webhookId: t.arg.id({ required: true }) },
+    resolve: async (_, args, ctx) => {
+      if (args.last != null || args.before != null) {
+        throw new AppError('BAD_USER_INPUT', 'last/before: only forward pagination (first/after) is supported');
+      }
+      const page = await ctx.services.webhooks.deliveries({
+        caller: await ctx.requireCaller(),
+        id: args.webhookId,
+        limit: args.first ?? undefined,
+        cursor: args.after ?? undefined,
+        fieldNames: { limit: 'first', cursor: 'after' },
+      });
+      const edges = page.items.map((node) => ({ cursor: encodeDeliveryCursor(node), node }));
+      return {
+        edges,
+        pageInfo: {
+          hasNextPage: page.hasMore,
+          hasPreviousPage: args.after != null,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges[edges.length - 1]?.cursor ?? null,
+        },
+      };
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhook: t.field({
+    type: CreatedWebhook,
+    authScopes: { authenticated: true },
+    description: 'ADMIN: register an endpoint. The response holds its signing secret, shown only here.',
+    args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
+    resolve: async (_, { input }, ctx) =>
+      ctx.services.webhooks.create({ caller: await ctx.requireCaller(), input: defined(input) }),
+  }),
+  updateWebhook: t.field({
+    type: WebhookEndpoint,
+    authScopes: { authenticated: true },
+    description: 'ADMIN: change url, events, description or enabled (enabling clears disabledReason).',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
+    resolve: async (_, { id, input }, ctx) =>
+      ctx.services.webhooks.update({ caller: await ctx.requireCaller(), id, input: defined(input) }),
+  }),
+  deleteWebhook: t.boolean({
+    authScopes: { authenticated: true },
+    description: 'ADMIN: delete an endpoint with its deliveries. true when deleted; NOT_FOUND when unknown.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => {
+      await ctx.services.webhooks.delete({ caller: await ctx.requireCaller(), id });
+      return true;
+    },
+  }),
+  testWebhook: t.field({
+    type: WebhookDelivery,
+    authScopes: { authenticated: true },
+    description: 'ADMIN: queue a `webhook.test` ping (a new `evt_` id) to this endpoint only; the delivery worker sends it.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => ctx.services.webhooks.test({ caller: await ctx.requireCaller(), id }),
+  }),
+  retryWebhookDelivery: t.field({
+    type: WebhookDelivery,
+    authScopes: { authenticated: true },
+    description: 'ADMIN: one more attempt of a delivery now, whatever its status.',
+    args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
+    resolve: async (_, { webhookId, deliveryId }, ctx) =>
+      ctx.services.webhooks.retryDelivery({ caller: await ctx.requireCaller(), id: webhookId, deliveryId }),
+  }),
+}));
