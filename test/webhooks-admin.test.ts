@@ -329,6 +329,16 @@ describe.each(DATABASES)('webhook routes on %s', (kind) => {
       }
     }
 
+    if (kind === 'postgres') {
+      // One the relay has created but not yet made due (its event is not published yet) stays so:
+      // it must not go out before subscribers see the event.
+      await sql(server, `INSERT INTO "WebhookDelivery" (id, "endpointId", "eventId", event, payload, status, "nextAttemptAt")
+        VALUES ('dlv_unpublished', $1, 'evt_unpublished', 'lesson.published', '{}', 'PENDING', NULL)`, [created.id]);
+      const reply = await retry('dlv_unpublished');
+      expect(reply.status).toBe(202);
+      expect(reply.body).toMatchObject({ id: 'dlv_unpublished', status: 'PENDING', nextAttemptAt: null });
+    }
+
     expectError(await retry('dlv_nope'), 404, 'Delivery dlv_nope not found');
     expectError(await retry(ping.id, 'whk_nope'), 404, 'Webhook whk_nope not found');
     // A delivery of another endpoint is not found under this one.

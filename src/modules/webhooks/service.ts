@@ -256,17 +256,19 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
     /**
      * One more attempt now, whatever the delivery's state (PENDING, SUCCEEDED or FAILED): it is
      * due at once, and any worker's lease on it is dropped. The attempt count is kept, so a
-     * delivery whose schedule is spent gets exactly one more attempt.
+     * delivery whose schedule is spent gets exactly one more attempt. A delivery still waiting for
+     * its event to be published is left as it is (it goes out right after).
      */
     async retryDelivery({ caller, id, deliveryId }: { caller: Caller; id: string; deliveryId: string }): Promise<DeliveryView> {
       assertAdmin(caller);
       await findEndpoint(id);
-      const changed = await db.webhookDelivery.updateMany({
-        where: { id: deliveryId, endpointId: id },
+      await db.webhookDelivery.updateMany({
+        // Not one the relay has created but not yet made due (PENDING, nextAttemptAt null): it is
+        // due as soon as its event is published, and must not go out before subscribers see it.
+        where: { id: deliveryId, endpointId: id, NOT: { status: 'PENDING', nextAttemptAt: null } },
         data: { status: 'PENDING', nextAttemptAt: new Date(), lockedUntil: null },
       });
-      if (changed.count === 0) throw notFound(`Delivery ${deliveryId}`);
-      const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: withAttempts });
+      const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: id }, include: withAttempts });
       if (!delivery) throw notFound(`Delivery ${deliveryId}`);
       return toDeliveryView(delivery);
     },
