@@ -5,6 +5,7 @@ import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
 import type { EventBus } from './modules/events/bus.js';
 import { createRelay } from './modules/events/relay.js';
+import { createDispatcher } from './modules/webhooks/dispatcher.js';
 
 export interface Worker {
   start(): void;
@@ -15,5 +16,6 @@ export interface Worker {
 export function createWorkers({ db, bus, config, log }: { db: Database; bus: EventBus; config: Config; log: Logger }): Worker[] {
   return [
     createRelay({ db: db.prisma, bus, log: log.child({ worker: 'relay' }), retentionDays: config.eventRetentionDays }),
+    createDispatcher({ db, config, log: log.child({ worker: 'webhooks' }) }),
   ];
 }

@@ -1,0 +1,371 @@
+// The webhook delivery worker over real HTTP: endpoints made through the admin API, events caused
+// through the API, real receivers (node:http on 127.0.0.1), outcomes read back from the API and
+// the database. Short retry schedules and timeouts come from the environment, as in production.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../src/ids.js';
+import { client, type Client } from './support/http.js';
+import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+
+const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
+const SCHEDULE_MS = [100, 200, 300];
+/** Generous enough that a loaded machine does not time out a healthy receiver. */
+const TIMEOUT_MS = 1_000;
+const ENV = { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(','), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) };
+
+interface Hit {
+  headers: Record<string, string>;
+  body: string;
+  /** When the receiver saw it (ms since epoch). */
+  at: number;
+}
+interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  delayMs?: number;
+}
+interface Receiver {
+  url: string;
+  port: number;
+  hits: Hit[];
+  close(): Promise<void>;
+}
+interface Attempt {
+  at: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+interface Delivery {
+  id: string;
+  eventId: string;
+  event: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  attempts: Attempt[];
+  nextAttemptAt: string | null;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
+async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+}
+
+/** A receiver on 127.0.0.1 (on `port` if given) answering each request with `respond(hit, n)`. */
+async function startReceiver(respond: (hit: Hit, n: number) => Answer = () => ({ status: 200 }), port = 0): Promise<Receiver> {
+  const hits: Hit[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const hit = { headers: headersOf(req), body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      hits.push(hit);
+      const answer = respond(hit, hits.length);
+      setTimeout(() => {
+        if (res.destroyed) return;
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body ?? '');
+      }, answer.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${bound}/hook`,
+    port: bound,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe.each(DATABASES)('webhook delivery on %s', (kind) => {
+  let server: TestServer;
+  let api: Client;
+  let ada: string;
+  const cleanups: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ kind, env: ENV });
+    api = client(server.url);
+    ada = (await api.loginAs('ada')).token;
+  });
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+    await server?.stop();
+  });
+
+  async function receiver(respond?: (hit: Hit, n: number) => Answer, port?: number): Promise<Receiver> {
+    const r = await startReceiver(respond, port);
+    cleanups.push(() => r.close());
+    return r;
+  }
+
+  /** An endpoint for `url` made through the admin API; deleted when the file ends. */
+  async function endpoint(url: string, events = ['analytics.hit']): Promise<{ id: string; secret: string }> {
+    const created = await api.post('/api/v1/webhooks', { url, events }, { token: ada });
+    expect(created.status, created.text).toBe(201);
+    const { id, secret } = created.body as { id: string; secret: string };
+    cleanups.push(() => api.delete(`/api/v1/webhooks/${id}`, { token: ada }));
+    return { id, secret };
+  }
+
+  /** Causes an analytics.hit event for a path no other test uses; returns the path. */
+  async function pageView(): Promise<string> {
+    const path = `/${newId('doc')}`;
+    const reply = await api.post('/api/analytics/views', { path });
+    expect(reply.status, reply.text).toBeLessThan(300);
+    return path;
+  }
+
+  async function deliveries(endpointId: string): Promise<Delivery[]> {
+    const reply = await api.get(`/api/v1/webhooks/${endpointId}/deliveries?limit=100`, { token: ada });
+    expect(reply.status, reply.text).toBe(200);
+    return (reply.body as { items: Delivery[] }).items;
+  }
+
+  /** Waits until the endpoint's only delivery satisfies `done`, and returns it. */
+  async function onlyDelivery(endpointId: string, what: string, done: (d: Delivery) => boolean, ms?: number): Promise<Delivery> {
+    return waitFor(what, async () => {
+      const items = await deliveries(endpointId);
+      expect(items.length).toBeLessThanOrEqual(1);
+      return items[0] && done(items[0]) ? items[0] : undefined;
+    }, ms);
+  }
+
+  it('sends the flat payload, signed per Standard Webhooks, with the event id as webhook-id', async () => {
+    const rx = await receiver();
+    const { id, secret } = await endpoint(rx.url);
+    const path = await pageView();
+    const hit = await waitFor('the delivery', () => rx.hits[0]);
+
+    // As a receiver would: the library verifies the exact bytes and headers it got.
+    const verified = new Webhook(secret).verify(hit.body, hit.headers) as Record<string, unknown>;
+    expect(verified).toEqual({ event: 'analytics.hit', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), path });
+    expect(JSON.parse(hit.body)).toEqual(verified);
+    expect(hit.headers['content-type']).toBe('application/json');
+    expect(hit.headers['user-agent']).toBe('Learnstream-Webhooks/1');
+    expect(hit.headers['webhook-id']).toMatch(/^evt_/);
+    expect(hit.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(Math.abs(Number(hit.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+    // Another secret does not verify it.
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(hit.body, hit.headers)).toThrow();
+
+    const d = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect(d.eventId).toBe(hit.headers['webhook-id']);
+    expect(d.event).toBe('analytics.hit');
+    expect(d.nextAttemptAt).toBeNull();
+    expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null }]);
+    if (kind === 'postgres') {
+      const [event] = await sql<{ id: string; payload: unknown }>(server, `SELECT id, payload FROM "Event" WHERE id = $1`, [hit.headers['webhook-id']]);
+      expect(event?.payload).toEqual(verified);
+    }
+    await sleep(300);
+    expect(rx.hits).toHaveLength(1);
+  });
+
+  it('receiver down (connection refused), then up: delivered on a retry', async () => {
+    const port = await freePort();
+    const { id, secret } = await endpoint(`http://127.0.0.1:${port}/hook`);
+    await pageView();
+    const refused = await onlyDelivery(id, 'a refused attempt', (d) => d.attempts.length >= 1);
+    expect(refused.attempts[0]).toMatchObject({ statusCode: null, error: 'connection refused' });
+    expect(refused.status).toBe('PENDING');
+
+    const rx = await receiver(undefined, port);
+    const d = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect(d.attempts.at(-1)).toMatchObject({ statusCode: 200, error: null });
+    expect(d.attempts.slice(0, -1).every((a) => a.error === 'connection refused')).toBe(true);
+    expect(rx.hits).toHaveLength(1);
+    expect(() => new Webhook(secret).verify(rx.hits[0]!.body, rx.hits[0]!.headers)).not.toThrow();
+  });
+
+  it('a slow receiver times out, the timeout is recorded, and the retry succeeds', async () => {
+    const rx = await receiver((_hit, n) => (n === 1 ? { status: 200, delayMs: TIMEOUT_MS + 1_500 } : { status: 200 }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const d = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect(d.attempts).toHaveLength(2);
+    expect(d.attempts[0]).toMatchObject({ statusCode: null, error: `timed out after ${TIMEOUT_MS} ms` });
+    expect(d.attempts[0]!.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(d.attempts[0]!.durationMs).toBeLessThan(TIMEOUT_MS + 1_000);
+    expect(d.attempts[1]).toMatchObject({ statusCode: 200, error: null });
+    expect(rx.hits.map((h) => h.headers['webhook-id'])).toEqual([d.eventId, d.eventId]);
+  });
+
+  it('500 then 200: SUCCEEDED with both attempts recorded, on the schedule', async () => {
+    const rx = await receiver((_hit, n) => (n === 1 ? { status: 500, body: 'boom: the receiver broke' } : { status: 200 }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const d = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 200]);
+    expect(d.attempts[0]!.error).toBe('receiver answered 500: boom: the receiver broke');
+    expect(d.attempts[1]!.error).toBeNull();
+    for (const a of d.attempts) expect(a.durationMs).toBeGreaterThanOrEqual(0);
+    // The second attempt waited at least the first scheduled delay.
+    expect(Date.parse(d.attempts[1]!.at) - Date.parse(d.attempts[0]!.at)).toBeGreaterThanOrEqual(SCHEDULE_MS[0]!);
+    expect(d.nextAttemptAt).toBeNull();
+    expect(rx.hits).toHaveLength(2);
+  });
+
+  it("429 with Retry-After: 1 waits at least a second, longer than the schedule's 100 ms", async () => {
+    const rx = await receiver((_hit, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 204 }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const waiting = await onlyDelivery(id, 'the 429', (x) => x.attempts.length === 1);
+    expect(waiting.status).toBe('PENDING');
+    expect(Date.parse(waiting.nextAttemptAt!) - Date.parse(waiting.attempts[0]!.at)).toBeGreaterThanOrEqual(1_000);
+    const d = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([429, 204]);
+    expect(Date.parse(d.attempts[1]!.at) - Date.parse(d.attempts[0]!.at)).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('410 Gone disables the endpoint; nothing more is sent to it', async () => {
+    const rx = await receiver(() => ({ status: 410 }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const d = await onlyDelivery(id, 'FAILED', (x) => x.status === 'FAILED');
+    expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: 410, durationMs: expect.any(Number), error: expect.stringContaining('410') }]);
+    expect(d.nextAttemptAt).toBeNull();
+    const shown = await api.get(`/api/v1/webhooks/${id}`, { token: ada });
+    expect(shown.body).toMatchObject({ enabled: false, disabledReason: 'receiver answered 410 Gone' });
+
+    await pageView();
+    await pageView();
+    await sleep(800);
+    expect(rx.hits).toHaveLength(1);
+    expect(await deliveries(id)).toHaveLength(1);
+  });
+
+  it('a 302 is a failed attempt and is not followed', async () => {
+    const target = await receiver();
+    const rx = await receiver((_hit, n) => (n === 1 ? { status: 302, headers: { location: target.url } } : { status: 200 }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const d = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([302, 200]);
+    expect(d.attempts[0]!.error).toMatch(/302.*redirects are not followed/);
+    expect(target.hits).toHaveLength(0);
+  });
+
+  it('schedule spent: FAILED; a retry by hand makes exactly one more attempt', async () => {
+    let healthy = false;
+    const rx = await receiver(() => (healthy ? { status: 200 } : { status: 503, headers: { 'retry-after': 'not a date' } }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const failed = await onlyDelivery(id, 'FAILED', (x) => x.status === 'FAILED');
+    // The first attempt and one per scheduled delay.
+    expect(failed.attempts).toHaveLength(SCHEDULE_MS.length + 1);
+    expect(failed.attempts.every((a) => a.statusCode === 503)).toBe(true);
+    expect(failed.nextAttemptAt).toBeNull();
+    const gaps = failed.attempts.slice(1).map((a, i) => Date.parse(a.at) - Date.parse(failed.attempts[i]!.at));
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(SCHEDULE_MS[i]!));
+
+    const retried = await api.post(`/api/v1/webhooks/${id}/deliveries/${failed.id}/retry`, undefined, { token: ada });
+    expect(retried.status, retried.text).toBe(202);
+    const again = await onlyDelivery(id, 'the manual attempt', (x) => x.attempts.length === SCHEDULE_MS.length + 2 && x.status === 'FAILED');
+    expect(again.attempts.at(-1)!.statusCode).toBe(503);
+    await sleep(SCHEDULE_MS.at(-1)! * 2);
+    expect((await deliveries(id))[0]!.attempts).toHaveLength(SCHEDULE_MS.length + 2);
+    expect(rx.hits).toHaveLength(SCHEDULE_MS.length + 2);
+
+    healthy = true;
+    expect((await api.post(`/api/v1/webhooks/${id}/deliveries/${failed.id}/retry`, undefined, { token: ada })).status).toBe(202);
+    const done = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect(done.attempts.map((a) => a.statusCode)).toEqual([...new Array<number>(SCHEDULE_MS.length + 2).fill(503), 200]);
+  });
+
+  it('the test ping arrives signed, as webhook.test, with its own evt_ id, to that endpoint only', async () => {
+    const rx = await receiver();
+    const other = await receiver();
+    const { id, secret } = await endpoint(rx.url, ['lesson.published']);
+    await endpoint(other.url, ['lesson.published']);
+    const queued = await api.post(`/api/v1/webhooks/${id}/test`, undefined, { token: ada });
+    expect(queued.status, queued.text).toBe(202);
+    const hit = await waitFor('the ping', () => rx.hits[0]);
+    const body = new Webhook(secret).verify(hit.body, hit.headers);
+    expect(body).toEqual({ event: 'webhook.test', timestamp: expect.any(String) });
+    expect(hit.headers['webhook-id']).toMatch(/^evt_/);
+    expect(hit.headers['webhook-id']).toBe((queued.body as Delivery).eventId);
+    const d = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect(d.event).toBe('webhook.test');
+    await sleep(300);
+    expect(other.hits).toHaveLength(0);
+  });
+
+  it('user.updated from PATCH /api/v1/user/me reaches a user.updated endpoint only', async () => {
+    const users = await receiver();
+    const hits = await receiver();
+    const { secret } = await endpoint(users.url, ['user.updated']);
+    await endpoint(hits.url, ['lesson.updated']);
+    const me = await api.get('/api/v1/user/me', { token: ada });
+    const patched = await api.patch('/api/v1/user/me', { name: 'Ada King' }, { token: ada });
+    expect(patched.status, patched.text).toBe(200);
+    const hit = await waitFor('user.updated', () => users.hits[0]);
+    expect(new Webhook(secret).verify(hit.body, hit.headers)).toEqual({ event: 'user.updated', timestamp: expect.any(String), userId: me.body.id });
+    await sleep(300);
+    expect(hits.hits).toHaveLength(0);
+  });
+});
+
+describe('private targets refused at delivery time (WEBHOOK_ALLOW_PRIVATE_TARGETS=false)', () => {
+  let server: TestServer;
+  let rx: Receiver;
+
+  beforeAll(async () => {
+    server = await startTestServer({ kind: 'postgres', env: { ...ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+    rx = await startReceiver();
+  });
+  afterAll(async () => {
+    await rx?.close();
+    await server?.stop();
+  });
+
+  it('an endpoint saved before (or around) the guard is still refused, and the receiver gets nothing', async () => {
+    const api = client(server.url);
+    const ada = (await api.loginAs('ada')).token;
+    // Creating it through the API is refused, so the row is written as an older version might have.
+    expect((await api.post('/api/v1/webhooks', { url: rx.url, events: ['analytics.hit'] }, { token: ada })).status).toBe(400);
+    const id = newId('whk');
+    await sql(server, `INSERT INTO "WebhookEndpoint" (id, url, events, secret, "updatedAt") VALUES ($1, $2, $3, $4, now())`, [
+      id, rx.url, ['analytics.hit'], `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+    ]);
+    expect((await api.post('/api/analytics/views', { path: '/private' })).status).toBeLessThan(300);
+    const d = await waitFor('FAILED', async () => {
+      const items = (await api.get(`/api/v1/webhooks/${id}/deliveries`, { token: ada })).body.items as Delivery[];
+      return items[0]?.status === 'FAILED' ? items[0] : undefined;
+    });
+    expect(d.attempts).toHaveLength(SCHEDULE_MS.length + 1);
+    for (const a of d.attempts) {
+      expect(a.statusCode).toBeNull();
+      expect(a.error).toMatch(/^refused: url: must not target a private, loopback or link-local address \(127\.0\.0\.1\)/);
+    }
+    expect(rx.hits).toHaveLength(0);
+  });
+});
