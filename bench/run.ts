@@ -15,6 +15,9 @@
 // isolate layers without the database), BENCH_PROFILE (a directory: write a CPU profile of the target
 // process for each measured run there, `<scenario>.cpuprofile`; summarise one with
 // `npx tsx bench/profile-summary.ts <file>`. Profiling slows the servers: compare only profiles).
+// After the request scenarios, bench/subscriptions.ts measures live events to many SSE subscribers
+// (BENCH_SUBSCRIPTIONS=0 skips it; BENCH_SUBSCRIBERS, BENCH_SUB_EVENTS, BENCH_SUB_GAP_MS tune it;
+// BENCH_ONLY applies to its name, "SSE subscriptions").
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,6 +30,7 @@ import { machineBusySeconds, readStats, Sampler } from './lib/proc.js';
 import { freePort, startNode, waitForHttp, type Child } from './lib/processes.js';
 import { fixed, mb, table } from './lib/report.js';
 import { scenarios, type BenchContext, type Scenario } from './scenarios.js';
+import { runSubscriptionsBench, type SubscriptionsBenchResult } from './subscriptions.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -324,8 +328,26 @@ async function main(): Promise<void> {
   if (settings.baselineAgain) outcomes.push(await runScenario(base, baseline, ctx, settings, `${base.name} (again)`));
   for (const t of [service, baseline]) await t.sampler.sample();
 
+  let subscriptions: SubscriptionsBenchResult | undefined;
+  if (intEnv('BENCH_SUBSCRIPTIONS', 1, 0) > 0 && (!settings.only || 'SSE subscriptions'.includes(settings.only))) {
+    subscriptions = await Promise.race([
+      serviceChild.exited,
+      runSubscriptionsBench({
+        serviceUrl: service.url,
+        servicePid: serviceChild.pid,
+        sampler: service.sampler,
+        token: ctx.token,
+        subscribers: intEnv('BENCH_SUBSCRIBERS', 5000, 1),
+        events: intEnv('BENCH_SUB_EVENTS', 20, 1),
+        gapMs: intEnv('BENCH_SUB_GAP_MS', 100, 0),
+        progress,
+      }),
+    ]);
+  }
+
   const loadAfter = `load average  ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the end)`;
   process.stdout.write(`\n${info}\n${loadAfter}\n\n${report(outcomes, service, baseline, idle)}\n`);
+  if (subscriptions) process.stdout.write(`\n${subscriptions.text}\n`);
   if (process.env.BENCH_JSON) {
     const data = {
       at: new Date().toISOString(),
@@ -351,6 +373,7 @@ async function main(): Promise<void> {
         problem,
       })),
       rss: Object.fromEntries([service, baseline].map((t) => [t.child.name, { idleKb: idle.get(t), hwmKb: t.sampler.last?.hwmKb }])),
+      ...(subscriptions ? { subscriptions: subscriptions.json } : {}),
     };
     await writeFile(process.env.BENCH_JSON, `${JSON.stringify(data, null, 2)}\n`);
   }

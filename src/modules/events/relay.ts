@@ -84,7 +84,13 @@ export function createRelay({ db, bus, log, retentionDays, intervalMs = 50 }: Re
       where: { status: 'PENDING', nextAttemptAt: null, createdAt: { lt: new Date(now - STRANDED_AFTER_MS) } },
       data: { nextAttemptAt: new Date() },
     });
-    const { count } = await db.event.deleteMany({ where: { createdAt: { lt: new Date(now - retentionDays * 86_400_000) }, position: { not: null } } });
+    // The newest positioned event is always kept: positions continue from MAX(position), so
+    // deleting it (a deployment quiet for the whole retention) would restart them at 1, and live
+    // subscribers, who skip what is not newer than what they have seen, would miss what follows.
+    const { _max } = await db.event.aggregate({ _max: { position: true } });
+    const { count } = await db.event.deleteMany({
+      where: { createdAt: { lt: new Date(now - retentionDays * 86_400_000) }, position: { lt: _max.position ?? 0n } },
+    });
     if (count) log.info({ count }, 'events past retention deleted');
   }
 
