@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../src/modules/webhooks/retry-after.js';
 import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 
@@ -367,5 +368,18 @@ describe('private targets refused at delivery time (WEBHOOK_ALLOW_PRIVATE_TARGET
       expect(a.error).toMatch(/^refused: url: must not target a private, loopback or link-local address \(127\.0\.0\.1\)/);
     }
     expect(rx.hits).toHaveLength(0);
+  });
+});
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  it('reads delay-seconds and HTTP-dates, caps at 24 h, ignores what it cannot read', () => {
+    expect(parseRetryAfter('1', now)).toBe(1_000);
+    expect(parseRetryAfter(' 120 ', now)).toBe(120_000);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('999999', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(parseRetryAfter('Sat, 01 Jan 2028 00:00:00 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
+    for (const bad of [null, undefined, '', '-1', '1.5', 'soon', 'not a date']) expect(parseRetryAfter(bad, now)).toBeUndefined();
   });
 });

