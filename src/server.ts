@@ -7,7 +7,7 @@ import { openDatabase } from './db/client.js';
 import { applyMigrations } from './db/schema-engine.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
-import { createEventBus } from './modules/events/bus.js';
+import { createEventBus, eventChannel } from './modules/events/bus.js';
 import { createWorkers } from './workers.js';
 
 /** How long in-flight requests get to finish when the server stops. */
@@ -37,7 +37,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db.close();
     throw error;
   }
-  const bus = createEventBus({ redisUrl: config.redisUrl });
+  const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(config.databaseUrl ?? config.dataDir) });
   const app = createApp({ config, db, bus, log });
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);

@@ -5,8 +5,8 @@
 // - without it, an event reaches live subscribers only on the instance whose relay positioned it;
 //   the other instance's subscribers get it only later, from the database, when their own relay
 //   positions a newer event (it fills the gap). That is why several instances need Redis.
-// The Redis server may be shared with other test runs (the channel is fixed), so assertions only
-// look at the ids this test created.
+// The Redis server may be shared with other test runs; each deployment (database) has its own
+// channel, and assertions still only look at the ids this test created.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
