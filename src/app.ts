@@ -11,6 +11,7 @@ import type { Database } from './db/client.js';
 import { AppError, unauthenticated } from './errors.js';
 import { maskGraphQLError } from './graphql/errors.js';
 import { createGraphQLHttpHandler, createOperationCache, MAX_ALIASES, MAX_DEPTH } from './graphql/http.js';
+import { createGraphQLSseHandler } from './graphql/sse.js';
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { schema } from './graphql/schema.js';
 import { sendError } from './http/errors.js';
@@ -48,6 +49,7 @@ export function createApp({ config, db, bus, log }: { config: Config; db: Databa
 
   const operations = createOperationCache();
   const handleGraphQL = createGraphQLHttpHandler({ log, bodyLimit: config.bodyLimitBytes, operations });
+  const handleSse = createGraphQLSseHandler({ log, operations });
 
   function contextFor(req: IncomingMessage, requestId: string, authorization = req.headers.authorization): RequestContext {
     const reqLog = log.child({ reqId: requestId });
@@ -101,9 +103,10 @@ export function createApp({ config, db, bus, log }: { config: Config; db: Databa
           req.resume();
           throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${config.bodyLimitBytes} bytes`);
         }
-        // Yoga for what a browser or a stream asks for (GraphiQL, SSE); plain JSON goes the lean way.
+        // Yoga serves GraphiQL to browsers; event streams and plain JSON go the lean ways.
         const accept = req.headers.accept ?? '';
-        if (accept.includes('text/html') || accept.includes('text/event-stream')) return await yoga.handle(req, res, ctx);
+        if (accept.includes('text/event-stream')) return await handleSse(req, res, ctx);
+        if (accept.includes('text/html')) return await yoga.handle(req, res, ctx);
         return await handleGraphQL(req, res, ctx);
       }
       res.setHeader('access-control-allow-origin', '*');
