@@ -136,7 +136,10 @@ UPDATE "WebhookDelivery" d SET "lockedUntil" = NULL
 
 /** The part of a response body kept for the attempt's error: one line, at most EXCERPT_CHARS. */
 function excerpt(bytes: Buffer): string {
-  const text = bytes.toString('utf8').replace(/\s+/g, ' ').trim();
+  // Control characters go too: PostgreSQL text cannot hold NUL, and a row that cannot be written
+  // would leave the attempt unrecorded and the delivery retried on lease expiry forever.
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  const text = bytes.toString('utf8').replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }
 
@@ -182,6 +185,16 @@ function networkError(error: unknown): string {
   }
   const message = typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
   return code ? `${message} (${code})` : message;
+}
+
+/**
+ * The body: the stored payload as JSON, `event` and `timestamp` first as the contract lists them
+ * (jsonb keeps keys in its own order, shortest first).
+ */
+function serialize(payload: unknown): string {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return JSON.stringify(payload);
+  const { event, timestamp, ...rest } = payload as Record<string, unknown>;
+  return JSON.stringify({ event, timestamp, ...rest });
 }
 
 /** Resolves or rejects with `promise`, or rejects as soon as `signal` aborts. */
@@ -254,7 +267,7 @@ export function createDispatcher({ db, config, log }: DispatcherOptions): Worker
         if (signal.aborted) throw error;
         return failed(`refused: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const body = JSON.stringify(delivery.payload);
+      const body = serialize(delivery.payload);
       const response = await fetch(delivery.url, {
         method: 'POST',
         headers: {
