@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
+import { postOnce, PrivateTargetError } from '../src/modules/webhooks/http-post.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../src/modules/webhooks/retry-after.js';
 import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
@@ -384,5 +385,38 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('999999', now)).toBe(MAX_RETRY_AFTER_MS);
     expect(parseRetryAfter('Sat, 01 Jan 2028 00:00:00 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
     for (const bad of [null, undefined, '', '-1', '1.5', 'soon', 'not a date']) expect(parseRetryAfter(bad, now)).toBeUndefined();
+  });
+});
+
+describe('connect-time address check (DNS rebinding)', () => {
+  // The URL guard checks the name before each attempt; postOnce checks again the addresses the
+  // socket actually connects to, so a name that changes its answer in between is still refused.
+  it('refuses a name that resolves to a private address at connect time, and sends nothing', async () => {
+    const rx = await startReceiver();
+    try {
+      const url = `http://localhost:${rx.port}/hook`;
+      const options = { headers: { 'content-type': 'application/json' }, body: '{}', maxResponseBytes: 1024 };
+      await expect(postOnce(url, { ...options, signal: AbortSignal.timeout(5_000), allowPrivateTargets: false })).rejects.toBeInstanceOf(PrivateTargetError);
+      expect(rx.hits).toHaveLength(0);
+      // The control: allowed, the same name is reached.
+      const reply = await postOnce(url, { ...options, signal: AbortSignal.timeout(5_000), allowPrivateTargets: true });
+      expect(reply.status).toBe(200);
+      expect(rx.hits).toHaveLength(1);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('reads at most the cap of a large response body', async () => {
+    const rx = await startReceiver(() => ({ status: 500, body: 'x'.repeat(1_000_000) }));
+    try {
+      const reply = await postOnce(rx.url, {
+        headers: {}, body: '{}', maxResponseBytes: 64 * 1024, signal: AbortSignal.timeout(5_000), allowPrivateTargets: true,
+      });
+      expect(reply.status).toBe(500);
+      expect(reply.body.length).toBeLessThanOrEqual(64 * 1024);
+    } finally {
+      await rx.close();
+    }
   });
 });

@@ -7,8 +7,9 @@
 // once its lease has run out.
 //
 // Attempt: URL guard again (DNS may have changed since the endpoint was saved), then one signed
-// POST (Standard Webhooks), redirects not followed, the whole attempt time-boxed, the response
-// body read up to a cap. Every outcome, including refusals and network errors, is data.
+// POST (Standard Webhooks) on node:http (http-post.ts: redirects not followed, every address
+// checked at connect time when private targets are refused, the response body read up to a
+// cap), the whole attempt time-boxed. Every outcome, including refusals and network errors, is data.
 //
 // Record: finished attempts are written in batches (one statement for many): the attempt row,
 // and the delivery's new state, fenced by the lease the attempt was made under. A delivery
@@ -19,6 +20,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import type { Worker } from '../../workers.js';
+import { postOnce, PrivateTargetError } from './http-post.js';
 import { parseRetryAfter } from './retry-after.js';
 import { assertDeliverableUrl } from './url-guard.js';
 
@@ -143,36 +145,15 @@ function excerpt(bytes: Buffer): string {
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }
 
-/** Reads at most MAX_RESPONSE_BYTES of the body, then lets the rest go. Never throws. */
-async function readCapped(response: Response): Promise<Buffer> {
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_RESPONSE_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) return Buffer.concat(chunks);
-      chunks.push(value);
-      size += value.byteLength;
-    }
-    await reader.cancel().catch(() => {});
-  } catch {
-    // The body broke off or the attempt's time ran out: what arrived is enough.
-    await reader.cancel().catch(() => {});
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES);
-}
-
 /** Why a request failed without a response, in words a receiver's operator recognises. */
 function networkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  if (error instanceof PrivateTargetError) return `refused: ${error.message}`;
+  const e = error as { code?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' ? e.code : undefined;
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';
     case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
       return 'connection reset by the receiver';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
@@ -180,10 +161,10 @@ function networkError(error: unknown): string {
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
       return 'host unreachable';
-    case 'UND_ERR_HEADERS_OVERFLOW':
+    case 'HPE_HEADER_OVERFLOW':
       return 'response headers too large';
   }
-  const message = typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+  const message = typeof e.message === 'string' ? e.message : String(error);
   return code ? `${message} (${code})` : message;
 }
 
@@ -268,8 +249,7 @@ export function createDispatcher({ db, config, log }: DispatcherOptions): Worker
         return failed(`refused: ${error instanceof Error ? error.message : String(error)}`);
       }
       const body = serialize(delivery.payload);
-      const response = await fetch(delivery.url, {
-        method: 'POST',
+      const reply = await postOnce(delivery.url, {
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
@@ -278,15 +258,16 @@ export function createDispatcher({ db, config, log }: DispatcherOptions): Worker
           'webhook-signature': signer(delivery.secret).sign(delivery.eventId, at, body),
         },
         body,
-        redirect: 'manual',
         signal,
+        allowPrivateTargets,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
       });
-      const status = response.status;
-      const text = excerpt(await readCapped(response));
+      const { status } = reply;
+      const text = excerpt(reply.body);
       if (status >= 200 && status < 300) return { delivery, at, statusCode: status, durationMs: elapsed(), error: null, outcome: 'SUCCEEDED', delayMs: null };
       if (status === 410) return { delivery, at, statusCode: status, durationMs: elapsed(), error: `receiver answered 410 Gone: the endpoint is disabled${text ? `: ${text}` : ''}`, outcome: 'GONE', delayMs: null };
       const what = status >= 300 && status < 400 ? `receiver answered ${status} (redirects are not followed)` : `receiver answered ${status}`;
-      return failed(text ? `${what}: ${text}` : what, status, parseRetryAfter(response.headers.get('retry-after')));
+      return failed(text ? `${what}: ${text}` : what, status, parseRetryAfter(reply.headers['retry-after']));
     } catch (error) {
       if (interrupt.aborted) {
         return { delivery, at, statusCode: null, durationMs: elapsed(), error: 'interrupted: the service stopped before an answer came', outcome: 'RELEASED', delayMs: null };

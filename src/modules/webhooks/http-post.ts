@@ -1,0 +1,86 @@
+// One webhook POST on node:http(s): no redirects followed (node:http never follows them), the
+// response body read up to a cap, and, when private targets are not allowed, every address the
+// connection is about to use checked at connect time. The URL guard checks the name before the
+// attempt; this closes the gap between that check and the connection (DNS rebinding: a name that
+// answers a public address to the check and a private one to the connect).
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isPrivateAddress } from './url-guard.js';
+
+export interface PostReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** At most `maxBytes` of the body. */
+  body: Buffer;
+}
+
+export interface PostOptions {
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+  allowPrivateTargets: boolean;
+  maxResponseBytes: number;
+}
+
+// Keep-alive: a receiver gets many deliveries, and a new connection per POST costs more than the POST.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
+  'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
+};
+
+export class PrivateTargetError extends Error {
+  readonly code = 'EPRIVATETARGET';
+}
+
+/** dns.lookup, refusing private, loopback and link-local answers (whichever the socket asks for: one or all). */
+const publicOnlyLookup = ((hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error);
+    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    if (bad) {
+      return callback(new PrivateTargetError(`${hostname} resolves to ${bad.address}: private targets are not allowed`));
+    }
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }));
+    callback(null, first.address, first.family);
+  });
+}) as unknown as LookupFunction;
+
+/** POSTs `body` to `url` and resolves with the status, headers and capped body; rejects on network errors or abort. */
+export function postOnce(url: string, options: PostOptions): Promise<PostReply> {
+  const target = new URL(url);
+  const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
+  const request = target.protocol === 'https:' ? https.request : http.request;
+  return new Promise<PostReply>((resolve, reject) => {
+    const req = request(target, {
+      method: 'POST',
+      agent,
+      headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
+      signal: options.signal,
+      ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }),
+    });
+    req.once('error', reject);
+    req.once('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).subarray(0, options.maxResponseBytes) });
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= options.maxResponseBytes) {
+          // Enough: the rest is not read, and the connection is not reused.
+          res.destroy();
+          done();
+        }
+      });
+      res.once('end', done);
+      // The status is known: a body that breaks off (or the time running out) loses only the excerpt.
+      res.once('error', done);
+      res.once('aborted', done);
+    });
+    req.end(options.body);
+  });
+}
