@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
-import { applyMigrations } from './db/schema-engine.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
 import { createEventBus, eventChannel } from './modules/events/bus.js';
@@ -30,7 +29,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const log = options.log ?? createLogger(config.logLevel);
   const db = await openDatabase({ ...config, onQuery: options.onQuery });
   try {
-    const applied = await applyMigrations(db.adapterFactory);
+    const applied = await db.migrate();
     if (applied.length) log.info({ applied }, 'migrations applied');
     if (config.seed && (await seedIfEmpty(db.prisma))) log.info('seeded demo data');
   } catch (error) {

@@ -10,14 +10,20 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config.js';
+import { applyMigrations } from './schema-engine.js';
 
 export type Db = PrismaClient;
+
+/** pg advisory lock key the instances take turns under while migrating ("lsmigr"). */
+const MIGRATION_LOCK = '119161006057842';
 
 export interface Database {
   readonly prisma: PrismaClient;
   readonly kind: 'pglite' | 'postgres';
   /** For the schema engine (migrations). */
   readonly adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** Applies pending migrations, one instance at a time; returns the names applied now. */
+  migrate(): Promise<string[]>;
   /**
    * Runs one parameterised statement straight on the driver (pg pool or PGlite), bypassing
    * Prisma's query builder. Only for the hottest reads: Prisma costs ~4x plain pg per lookup.
@@ -40,12 +46,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     const adapterFactory = new PrismaPg(pool);
+    const migrationPool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+    migrationPool.on('error', () => {});
+    const migrationAdapter = new PrismaPg(migrationPool);
     const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined });
     if (options.onQuery) prisma.$on('query' as never, (e: { query: string }) => options.onQuery!(e.query));
     return {
       prisma,
       kind: 'postgres',
-      adapterFactory: new PrismaPg({ connectionString: options.databaseUrl, max: 2 }),
+      adapterFactory: migrationAdapter,
+      migrate: async () => {
+        // Instances take turns here, on a connection of their own, for as long as it takes.
+        // Prisma's engine has a lock too, but it gives up after 10 s, and its abandoned
+        // pg_advisory_lock call stays queued on the pool and later holds the lock for good.
+        const lock = new pg.Client({ connectionString: options.databaseUrl });
+        await lock.connect();
+        try {
+          await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+          return await applyMigrations(migrationAdapter);
+        } finally {
+          await lock.end(); // also releases the lock
+        }
+      },
       query: async <T>(text: string, params: unknown[]) => {
         options.onQuery?.(text);
         return (await pool.query(text, params)).rows as T[];
@@ -55,7 +77,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
       close: async () => {
         await prisma.$disconnect();
-        await pool.end().catch(() => {});
+        await Promise.all([pool.end().catch(() => {}), migrationPool.end().catch(() => {})]);
       },
     };
   }
@@ -69,6 +91,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prisma,
     kind: 'pglite',
     adapterFactory,
+    // One process owns a PGlite directory: nobody to take turns with.
+    migrate: () => applyMigrations(adapterFactory),
     query: async <T>(text: string, params: unknown[]) => {
       options.onQuery?.(text);
       return (await pglite.query<T>(text, params)).rows;

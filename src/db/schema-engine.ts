@@ -73,7 +73,11 @@ export async function withSchemaEngine<T>(
 
 const noFilters = { externalTables: [], externalEnums: [] };
 
-/** Applies every pending migration; idempotent. Returns the names of those applied now. */
+/**
+ * Applies every pending migration; idempotent. Returns the names of those applied now.
+ * Call it through Database.migrate, which keeps instances that start together from contending
+ * for the engine's own lock (it gives up after 10 s).
+ */
 export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
   const migrationsList = await loadMigrationList();
   const out = await withSchemaEngine(adapterFactory, (engine) =>

@@ -1,7 +1,6 @@
 // `npm run db:seed`: migrates, then seeds the demo data if the database is empty.
 import { loadConfigOrExit } from '../config.js';
 import { openDatabase } from './client.js';
-import { applyMigrations } from './schema-engine.js';
 import { seedIfEmpty } from './seed.js';
 
 const config = loadConfigOrExit();
@@ -11,7 +10,7 @@ if (config.production) {
 }
 const db = await openDatabase(config);
 try {
-  await applyMigrations(db.adapterFactory);
+  await db.migrate();
   console.log((await seedIfEmpty(db.prisma)) ? 'seeded the demo data' : 'database is not empty: nothing seeded');
 } finally {
   await db.close();

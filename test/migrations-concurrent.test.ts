@@ -1,0 +1,29 @@
+// Instances that start together on one PostgreSQL database all come up: they take turns
+// migrating, and each migration is applied exactly once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { loadMigrationList } from '../src/db/schema-engine.js';
+import { createPgDatabase } from './support/server.js';
+
+describe('concurrent migrations on PostgreSQL', () => {
+  let created: Awaited<ReturnType<typeof createPgDatabase>>;
+  const dbs: Database[] = [];
+  beforeAll(async () => {
+    created = await createPgDatabase();
+  });
+  afterAll(async () => {
+    await Promise.all(dbs.map((db) => db.close()));
+    await created?.drop();
+  });
+
+  it('three instances migrating at once all succeed, and every migration is applied once', { timeout: 240_000 }, async () => {
+    for (let i = 0; i < 3; i++) dbs.push(await openDatabase({ databaseUrl: created.url, dataDir: '/nonexistent', dbPoolSize: 2 }));
+    const results = await Promise.allSettled(dbs.map((db) => db.migrate()));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    const applied = results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+    const expected = (await loadMigrationList()).migrationDirectories.map((d) => d.path);
+    expect(applied.sort()).toEqual(expected.sort());
+    const rows = await dbs[0]!.query<{ migration_name: string }>('SELECT migration_name FROM _prisma_migrations', []);
+    expect(rows.map((r) => r.migration_name).sort()).toEqual(expected.sort());
+  });
+});
