@@ -17,7 +17,9 @@
 // `npx tsx bench/profile-summary.ts <file>`. Profiling slows the servers: compare only profiles).
 // After the request scenarios, bench/subscriptions.ts measures live events to many SSE subscribers
 // (BENCH_SUBSCRIPTIONS=0 skips it; BENCH_SUBSCRIBERS, BENCH_SUB_EVENTS, BENCH_SUB_GAP_MS tune it;
-// BENCH_ONLY applies to its name, "SSE subscriptions").
+// BENCH_ONLY applies to its name, "SSE subscriptions"). Then bench/webhooks.ts measures the webhook
+// delivery worker's throughput (BENCH_WEBHOOKS=0 skips it; BENCH_WEBHOOK_DELIVERIES tunes it;
+// BENCH_ONLY applies to its name, "webhook dispatch").
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,6 +33,7 @@ import { freePort, startNode, waitForHttp, type Child } from './lib/processes.js
 import { fixed, mb, table } from './lib/report.js';
 import { scenarios, type BenchContext, type Scenario } from './scenarios.js';
 import { runSubscriptionsBench, type SubscriptionsBenchResult } from './subscriptions.js';
+import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -345,9 +348,26 @@ async function main(): Promise<void> {
     ]);
   }
 
+  let webhooks: WebhooksBenchResult | undefined;
+  if (intEnv('BENCH_WEBHOOKS', 1, 0) > 0 && (!settings.only || 'webhook dispatch'.includes(settings.only))) {
+    webhooks = await Promise.race([
+      serviceChild.exited,
+      runWebhooksBench({
+        serviceUrl: service.url,
+        servicePid: serviceChild.pid,
+        sampler: service.sampler,
+        token: ctx.token,
+        databaseUrl: db.url,
+        deliveries: intEnv('BENCH_WEBHOOK_DELIVERIES', 20_000, 1),
+        progress,
+      }),
+    ]);
+  }
+
   const loadAfter = `load average  ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the end)`;
   process.stdout.write(`\n${info}\n${loadAfter}\n\n${report(outcomes, service, baseline, idle)}\n`);
   if (subscriptions) process.stdout.write(`\n${subscriptions.text}\n`);
+  if (webhooks) process.stdout.write(`\n${webhooks.text}\n`);
   if (process.env.BENCH_JSON) {
     const data = {
       at: new Date().toISOString(),
@@ -374,6 +394,7 @@ async function main(): Promise<void> {
       })),
       rss: Object.fromEntries([service, baseline].map((t) => [t.child.name, { idleKb: idle.get(t), hwmKb: t.sampler.last?.hwmKb }])),
       ...(subscriptions ? { subscriptions: subscriptions.json } : {}),
+      ...(webhooks ? { webhooks: webhooks.json } : {}),
     };
     await writeFile(process.env.BENCH_JSON, `${JSON.stringify(data, null, 2)}\n`);
   }
