@@ -6,6 +6,7 @@ import type { GraphQLError } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/http';
 import type { RequestContext } from '../context.js';
 import type { Logger } from '../logger.js';
+import { createSharedSubscribe } from '../modules/events/shared-execution.js';
 import { formatGraphQLError, type createOperationCache } from './http.js';
 import { schema } from './schema.js';
 
@@ -17,6 +18,8 @@ export function createGraphQLSseHandler({ log, operations }: { log: Logger; oper
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatGraphQLError(e, log));
   const handler = createHandler<OperationContext>({
     schema,
+    // Identical subscriptions share one execution result per event.
+    subscribe: createSharedSubscribe(),
     onSubscribe: (req, params) => {
       let document;
       try {

@@ -7,6 +7,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { RequestContext } from '../context.js';
 import type { Logger } from '../logger.js';
+import { createSharedSubscribe } from '../modules/events/shared-execution.js';
 import { formatGraphQLError, type createOperationCache } from './http.js';
 import { schema } from './schema.js';
 
@@ -32,6 +33,8 @@ export function attachGraphQLWebSocket({
   const handle = useServer<Record<string, unknown> | undefined, Extra>(
     {
       schema,
+      // Identical subscriptions share one execution result per event.
+      subscribe: createSharedSubscribe(),
       onConnect: (ctx) => {
         const fromParams = ctx.connectionParams?.authorization;
         const authorization = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;

@@ -1,0 +1,132 @@
+// `subscribe` for graphql-sse and graphql-ws that executes the selection set once per event for
+// all the subscribers with the same operation, instead of once per subscriber: the live events
+// reach every subscriber of this instance as the same object, so identical subscriptions can
+// share one result object. Per subscriber it still runs the subscribe resolver (the caller's
+// authentication, `types`, `after`) and, on every event, the caller check. Only operations
+// selecting fields that never read the context are shared (see SHAREABLE); any other operation,
+// and any result with errors, is executed per subscriber exactly as graphql-js's `subscribe` does.
+import {
+  createSourceEventStream,
+  execute,
+  getOperationAST,
+  Kind,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import type { RequestContext } from '../../context.js';
+
+/** Subscription fields whose result can be shared, and the fields of their type that can. */
+const SHAREABLE: Record<string, ReadonlySet<string>> = {
+  events: new Set(['id', 'event', 'timestamp', 'lessonId', 'userId', 'path', '__typename']),
+};
+
+type Fragments = Map<string, FragmentDefinitionNode>;
+
+/** Whether every field selected (through fragments too) is in `allowed`. */
+function selectsOnly(set: SelectionSetNode, allowed: ReadonlySet<string>, fragments: Fragments, seen = new Set<string>()): boolean {
+  for (const s of set.selections) {
+    if (s.kind === Kind.FIELD) {
+      if (!allowed.has(s.name.value) || s.selectionSet) return false;
+    } else if (s.kind === Kind.INLINE_FRAGMENT) {
+      if (!selectsOnly(s.selectionSet, allowed, fragments, seen)) return false;
+    } else {
+      const name = s.name.value;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const fragment = fragments.get(name);
+      if (!fragment || !selectsOnly(fragment.selectionSet, allowed, fragments, seen)) return false;
+    }
+  }
+  return true;
+}
+
+function isShareable(document: DocumentNode, operationName: string | null | undefined): boolean {
+  const operation = getOperationAST(document, operationName);
+  if (operation?.operation !== 'subscription') return false;
+  const fragments: Fragments = new Map();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  return operation.selectionSet.selections.every((s) => {
+    if (s.kind !== Kind.FIELD) return false;
+    const allowed = SHAREABLE[s.name.value];
+    return !!allowed && !!s.selectionSet && selectsOnly(s.selectionSet, allowed, fragments);
+  });
+}
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+
+type Result = ExecutionResult | Promise<ExecutionResult>;
+
+export function createSharedSubscribe() {
+  const shareable = new WeakMap<DocumentNode, Map<string, boolean>>();
+  /** event → document → operation name and variables → the result. Freed with the event. */
+  const results = new WeakMap<object, WeakMap<DocumentNode, Map<string, Result>>>();
+
+  function canShare(document: DocumentNode, operationName: string | null | undefined): boolean {
+    let byName = shareable.get(document);
+    if (!byName) shareable.set(document, (byName = new Map()));
+    let ok = byName.get(operationName ?? '');
+    if (ok === undefined) byName.set(operationName ?? '', (ok = isShareable(document, operationName)));
+    return ok;
+  }
+
+  function sharedResult(args: ExecutionArgs, event: object, key: string): Result {
+    let byDocument = results.get(event);
+    if (!byDocument) results.set(event, (byDocument = new WeakMap()));
+    let byKey = byDocument.get(args.document);
+    if (!byKey) byDocument.set(args.document, (byKey = new Map()));
+    let result = byKey.get(key);
+    if (!result) byKey.set(key, (result = execute({ ...args, rootValue: event })));
+    return result;
+  }
+
+  return async function subscribe(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+    const stream = await createSourceEventStream(args);
+    if (!isAsyncIterable(stream)) return stream;
+    const own = (event: unknown) => execute({ ...args, rootValue: event });
+    const share = canShare(args.document, args.operationName);
+    const key = share ? `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? null)}` : '';
+    const context = args.contextValue as RequestContext;
+    const iterator = stream[Symbol.asyncIterator]();
+    const map = async (event: unknown): Promise<ExecutionResult> => {
+      if (!share || typeof event !== 'object' || event === null || (await context.caller()) === null) return own(event);
+      const result = await sharedResult(args, event, key);
+      // An error is reported per subscriber, as if executed alone.
+      return result.errors ? own(event) : result;
+    };
+    // Like graphql-js's mapAsyncIterator: `return()` reaches the source at once, even while a
+    // `next()` is pending (an async generator would wait for the next event).
+    const mapped: AsyncIterableIterator<ExecutionResult> = {
+      async next() {
+        const next = await iterator.next();
+        if (next.done) return { value: undefined, done: true };
+        try {
+          return { value: await map(next.value), done: false };
+        } catch (error) {
+          try {
+            await iterator.return?.();
+          } catch {
+            // Keep the original error.
+          }
+          throw error;
+        }
+      },
+      async return() {
+        await iterator.return?.();
+        return { value: undefined, done: true };
+      },
+      async throw(error: unknown) {
+        if (iterator.throw) await iterator.throw(error);
+        else await iterator.return?.();
+        throw error;
+      },
+      [Symbol.asyncIterator]() {
+        return mapped;
+      },
+    };
+    return mapped;
+  };
+}
