@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import { AppError } from '../../errors.js';
+import { definedInput, forwardConnection } from '../../graphql/connection.js';
 import type { Lesson as LessonRow } from '../../generated/prisma/client.js';
 import { PublicUser } from '../users/schema.js';
 import { encodeCursor } from './service.js';
@@ -32,10 +32,6 @@ const UpdateLessonInput = builder.inputType('UpdateLessonInput', {
   fields: (t) => ({ title: t.string(), summary: t.string(), body: t.string() }),
 });
 
-/** GraphQL nulls mean "not given" for the optional inputs, except summary, which may be cleared. */
-const defined = (input: Record<string, unknown>, nullable: string[] = []) =>
-  Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && (v !== null || nullable.includes(k))));
-
 builder.queryFields((t) => ({
   lesson: t.field({
     type: Lesson,
@@ -50,25 +46,15 @@ builder.queryFields((t) => ({
     authScopes: { authenticated: true },
     description: 'Lessons, newest first (drafts only for ADMIN). Forward pagination: first (1-100, default 20) and after.',
     resolve: async (_, args, ctx) => {
-      if (args.last != null || args.before != null) {
-        throw new AppError('BAD_USER_INPUT', 'last/before: only forward pagination (first/after) is supported');
-      }
-      const page = await ctx.services.lessons.list({
-        caller: await ctx.requireCaller(),
-        limit: args.first ?? undefined,
-        cursor: args.after ?? undefined,
-        fieldNames: { limit: 'first', cursor: 'after' },
-      });
-      const edges = page.rows.map((node) => ({ cursor: encodeCursor(node), node }));
-      return {
-        edges,
-        pageInfo: {
-          hasNextPage: page.hasMore,
-          hasPreviousPage: args.after != null,
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges[edges.length - 1]?.cursor ?? null,
+      const caller = await ctx.requireCaller();
+      return forwardConnection(
+        args,
+        async (request) => {
+          const page = await ctx.services.lessons.list({ caller, ...request });
+          return { items: page.rows, hasMore: page.hasMore };
         },
-      };
+        encodeCursor,
+      );
     },
   }),
 }));
@@ -80,7 +66,7 @@ builder.mutationFields((t) => ({
     description: 'ADMIN: create a draft.',
     args: { input: t.arg({ type: CreateLessonInput, required: true }) },
     resolve: async (_, { input }, ctx) =>
-      ctx.services.lessons.create({ caller: await ctx.requireCaller(), input: defined(input, ['summary']) }),
+      ctx.services.lessons.create({ caller: await ctx.requireCaller(), input: definedInput(input, ['summary']) }),
   }),
   updateLesson: t.field({
     type: Lesson,
@@ -88,7 +74,7 @@ builder.mutationFields((t) => ({
     description: 'ADMIN: change a lesson; emits lesson.updated.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateLessonInput, required: true }) },
     resolve: async (_, { id, input }, ctx) =>
-      ctx.services.lessons.update({ caller: await ctx.requireCaller(), id, input: defined(input, ['summary']) }),
+      ctx.services.lessons.update({ caller: await ctx.requireCaller(), id, input: definedInput(input, ['summary']) }),
   }),
   publishLesson: t.field({
     type: Lesson,

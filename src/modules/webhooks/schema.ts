@@ -2,7 +2,7 @@
 // valid token; the service answers FORBIDDEN to anyone but an ADMIN. Deliveries are a query of
 // their own (webhookDeliveries), not a field of WebhookEndpoint, so listing endpoints stays one query.
 import { builder } from '../../graphql/builder.js';
-import { AppError } from '../../errors.js';
+import { definedInput, forwardConnection } from '../../graphql/connection.js';
 import { encodeDeliveryCursor, type CreatedWebhookView, type DeliveryView, type WebhookView } from './service.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -78,10 +78,6 @@ const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
   }),
 });
 
-/** GraphQL nulls mean "not given" for the optional inputs, except description, which may be cleared. */
-const defined = (input: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && (v !== null || k === 'description')));
-
 builder.queryFields((t) => ({
   webhooks: t.field({
     type: [WebhookEndpoint],
@@ -103,26 +99,12 @@ builder.queryFields((t) => ({
     description: 'ADMIN: the deliveries to an endpoint, newest first. Forward pagination: first (1-100, default 20) and after.',
     args: { webhookId: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
-      if (args.last != null || args.before != null) {
-        throw new AppError('BAD_USER_INPUT', 'last/before: only forward pagination (first/after) is supported');
-      }
-      const page = await ctx.services.webhooks.deliveries({
-        caller: await ctx.requireCaller(),
-        id: args.webhookId,
-        limit: args.first ?? undefined,
-        cursor: args.after ?? undefined,
-        fieldNames: { limit: 'first', cursor: 'after' },
-      });
-      const edges = page.items.map((node) => ({ cursor: encodeDeliveryCursor(node), node }));
-      return {
-        edges,
-        pageInfo: {
-          hasNextPage: page.hasMore,
-          hasPreviousPage: args.after != null,
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges[edges.length - 1]?.cursor ?? null,
-        },
-      };
+      const caller = await ctx.requireCaller();
+      return forwardConnection(
+        args,
+        (request) => ctx.services.webhooks.deliveries({ caller, id: args.webhookId, ...request }),
+        encodeDeliveryCursor,
+      );
     },
   }),
 }));
@@ -134,7 +116,7 @@ builder.mutationFields((t) => ({
     description: 'ADMIN: register an endpoint. The response holds its signing secret, shown only here.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: async (_, { input }, ctx) =>
-      ctx.services.webhooks.create({ caller: await ctx.requireCaller(), input: defined(input) }),
+      ctx.services.webhooks.create({ caller: await ctx.requireCaller(), input: definedInput(input, ['description']) }),
   }),
   updateWebhook: t.field({
     type: WebhookEndpoint,
@@ -142,7 +124,7 @@ builder.mutationFields((t) => ({
     description: 'ADMIN: change url, events, description or enabled (enabling clears disabledReason).',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
     resolve: async (_, { id, input }, ctx) =>
-      ctx.services.webhooks.update({ caller: await ctx.requireCaller(), id, input: defined(input) }),
+      ctx.services.webhooks.update({ caller: await ctx.requireCaller(), id, input: definedInput(input, ['description']) }),
   }),
   deleteWebhook: t.boolean({
     authScopes: { authenticated: true },
