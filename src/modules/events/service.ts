@@ -38,7 +38,7 @@ export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
      * database, then streams live events, skipping what was already sent and filling any gap
      * (events heard out of order from several instances) from the database.
      */
-    async stream({ types, after }: StreamOptions): Promise<AsyncGenerator<PositionedEvent>> {
+    async stream({ types, after }: StreamOptions): Promise<AsyncIterableIterator<PositionedEvent>> {
       const unknown = (types ?? []).find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
       if (unknown) throw badInput('types', `unknown event name ${JSON.stringify(unknown)}`);
       const wanted = types?.length ? new Set(types) : null;
@@ -52,11 +52,16 @@ export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
       }
       const live = bus.subscribe();
       if (!after) {
-        const { _max } = await db.event.aggregate({ _max: { position: true } });
-        start = Number(_max.position ?? 0);
+        try {
+          const { _max } = await db.event.aggregate({ _max: { position: true } });
+          start = Number(_max.position ?? 0);
+        } catch (error) {
+          await live.return?.();
+          throw error;
+        }
       }
 
-      return (async function* () {
+      const events = (async function* () {
         let last = start;
         try {
           for await (const e of stored(last)) {
@@ -78,6 +83,21 @@ export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
           await live.return?.();
         }
       })();
+      // A generator waiting for the bus only sees `return()` after its next event: end the bus
+      // subscription first, which releases that wait, so a departed subscriber is let go at once.
+      const iterator: AsyncIterableIterator<PositionedEvent> = {
+        next: () => events.next(),
+        return: async (value?: unknown) => {
+          await live.return?.();
+          return events.return(value as undefined);
+        },
+        throw: async (error?: unknown) => {
+          await live.return?.();
+          return events.throw(error);
+        },
+        [Symbol.asyncIterator]: () => iterator,
+      };
+      return iterator;
     },
   };
 }
