@@ -51,10 +51,10 @@ export function createApp({ config, db, bus, log }: { config: Config; db: Databa
   const handleGraphQL = createGraphQLHttpHandler({ log, bodyLimit: config.bodyLimitBytes, operations });
   const handleSse = createGraphQLSseHandler({ log, operations });
 
-  function contextFor(req: IncomingMessage, requestId: string, authorization = req.headers.authorization): RequestContext {
+  function contextFor(req: IncomingMessage, requestId: string, authorization = req.headers.authorization, apiKey = req.headers['x-api-key']): RequestContext {
     const reqLog = log.child({ reqId: requestId });
     let resolved: Promise<Caller | null> | undefined;
-    const caller = () => (resolved ??= services.auth.authenticate(authorization));
+    const caller = () => (resolved ??= services.auth.authenticate(authorization, typeof apiKey === 'string' ? apiKey : undefined));
     return {
       requestId,
       log: reqLog,

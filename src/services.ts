@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { Logger } from './logger.js';
 import { createAnalyticsService } from './modules/analytics/service.js';
+import { createApiKeyService } from './modules/apikeys/service.js';
 import { createAuthService } from './modules/auth/service.js';
 import type { EventBus } from './modules/events/bus.js';
 import { createEventService } from './modules/events/service.js';
@@ -29,6 +30,7 @@ export function createServices(deps: ServiceDeps) {
     docs: createDocsService(deps),
     analytics: createAnalyticsService(deps),
     webhooks: createWebhookService(deps),
+    apiKeys: createApiKeyService(deps),
     events: createEventService(deps),
   };
 }

@@ -5,6 +5,7 @@ import '../modules/lessons/schema.js';
 import '../modules/docs/schema.js';
 import '../modules/analytics/schema.js';
 import '../modules/webhooks/schema.js';
+import '../modules/apikeys/schema.js';
 import '../modules/events/schema.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { analyticsRoutes } from '../modules/analytics/rest.js';
+import { apiKeyRoutes } from '../modules/apikeys/rest.js';
 import { authRoutes } from '../modules/auth/rest.js';
 import { docsRoutes } from '../modules/docs/rest.js';
 import { lessonRoutes } from '../modules/lessons/rest.js';
@@ -22,5 +23,5 @@ const openApiRoute = defineRoute({
 
 /** Every REST route of the service, in the order the OpenAPI document lists them. */
 export const apiRoutes: RouteDefinition[] = [
-  ...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes, ...webhookRoutes, openApiRoute,
+  ...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes, ...webhookRoutes, ...apiKeyRoutes, openApiRoute,
 ];

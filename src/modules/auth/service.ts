@@ -8,6 +8,8 @@ import { AppError, conflict } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
 import { newId } from '../../ids.js';
+import type { Logger } from '../../logger.js';
+import { API_KEY_PREFIX, hashApiKey } from '../apikeys/service.js';
 import { recordEvent } from '../events/outbox.js';
 import { toMe, type MeView } from '../users/service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -15,6 +17,8 @@ import { loginInput, refreshInput, registerInput, type TokenPair } from './schem
 
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+/** An API key's lastUsedAt is written at most this often. */
+export const API_KEY_TOUCH_INTERVAL_MS = 60_000;
 
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
 const invalidRefreshToken = () => new AppError('INVALID_CREDENTIALS', 'Invalid refresh token');
@@ -24,9 +28,10 @@ interface Deps {
   db: Db;
   query: Database['query'];
   config: Pick<Config, 'jwtSecret' | 'accessTokenTtl' | 'refreshTokenTtl'>;
+  log?: Logger;
 }
 
-export function createAuthService({ db, query, config }: Deps) {
+export function createAuthService({ db, query, config, log }: Deps) {
   // A CryptoKey imported once: jose would otherwise import one on every sign and verify.
   const signingKey = webcrypto.subtle.importKey('raw', config.jwtSecret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   // Tokens whose signature was verified, keyed by the whole token (so a forged one never gets
@@ -47,6 +52,43 @@ export function createAuthService({ db, query, config }: Deps) {
       return null;
     }
   }
+  // When this instance last wrote each key's lastUsedAt (or decided it need not): with the
+  // stored value, this keeps key use to at most one write a minute per key, not one per request.
+  const keyTouchedAt = new LRUCache<string, number>({ max: 10_000 });
+
+  /** Records that a key was used, unless that was recorded less than a minute ago. */
+  async function touchApiKey(keyId: string, lastUsedAt: Date | null): Promise<void> {
+    const now = Date.now();
+    const known = Math.max(lastUsedAt?.getTime() ?? 0, keyTouchedAt.get(keyId) ?? 0);
+    if (now - known < API_KEY_TOUCH_INTERVAL_MS) return;
+    keyTouchedAt.set(keyId, now);
+    try {
+      // Conditional, so concurrent instances write it once a minute too.
+      await db.apiKey.updateMany({
+        where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - API_KEY_TOUCH_INTERVAL_MS) } }] },
+        data: { lastUsedAt: new Date(now) },
+      });
+    } catch (error) {
+      // Bookkeeping only: the request goes on.
+      log?.warn({ err: error, keyId }, 'could not record API key use');
+    }
+  }
+
+  /** The caller an API key (`lp_…`) acts for: its owner. null when unknown or revoked. */
+  async function authenticateApiKey(key: string): Promise<Caller | null> {
+    // One direct query for the key and its owner's account.
+    const [row] = await query<CallerAccount & { keyId: string; lastUsedAt: Date | null }>(
+      `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", k.id AS "keyId", k."lastUsedAt"
+         FROM "ApiKey" k JOIN "User" u ON u.id = k."userId"
+        WHERE k."keyHash" = $1 AND k."revokedAt" IS NULL`,
+      [hashApiKey(key)],
+    );
+    if (!row) return null;
+    const { keyId, lastUsedAt, ...user } = row;
+    await touchApiKey(keyId, lastUsedAt === null ? null : new Date(lastUsedAt));
+    return { userId: user.id, role: user.role, tier: user.tier, sessionId: keyId, user };
+  }
+
   async function signAccessToken(userId: string, sessionId: string): Promise<string> {
     const iat = Math.floor(Date.now() / 1000);
     // jti: every token is distinct, even two issued for one session in the same second.
@@ -191,13 +233,19 @@ export function createAuthService({ db, query, config }: Deps) {
     },
 
     /**
-     * Resolves an Authorization header to its caller. null for no credentials and for invalid
-     * ones alike (missing, malformed, bad signature, alg none, expired, revoked, deleted user).
+     * Resolves the credentials of a request to its caller: the Authorization header (a Bearer
+     * access token or API key), else the X-API-Key header (an API key). null for no credentials
+     * and for invalid ones alike (missing, malformed, bad signature, alg none, expired, revoked,
+     * deleted user, unknown key).
      */
-    async authenticate(authorization: string | undefined): Promise<Caller | null> {
-      if (!authorization) return null;
+    async authenticate(authorization: string | undefined, apiKey?: string): Promise<Caller | null> {
+      if (!authorization) {
+        const key = apiKey?.trim();
+        return key?.startsWith(API_KEY_PREFIX) ? authenticateApiKey(key) : null;
+      }
       const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
       if (!m) return null;
+      if (m[1]!.startsWith(API_KEY_PREFIX)) return authenticateApiKey(m[1]!);
       const claims = await verifyAccessToken(m[1]!);
       if (!claims) return null;
       const { sub, sid } = claims;

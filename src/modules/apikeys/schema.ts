@@ -1,0 +1,53 @@
+// API keys over GraphQL: the same service as the REST routes. Every field needs a valid token
+// (or key); a caller only ever sees and revokes its own keys.
+import { builder } from '../../graphql/builder.js';
+import type { ApiKeyView, CreatedApiKeyView } from './service.js';
+
+export const ApiKey = builder.objectRef<ApiKeyView>('ApiKey').implement({
+  description: 'An API key of the current user, without the key itself.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    prefix: t.exposeString('prefix', { description: 'The first 8 characters after `lp_`, to tell keys apart' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Updated at most once a minute; null when never used' }),
+  }),
+});
+
+export const CreatedApiKey = builder.objectRef<CreatedApiKeyView>('CreatedApiKey').implement({
+  description: 'A new API key with the key itself: the only time it is shown.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    key: t.exposeString('key', { description: '`lp_…`: send it as `Authorization: Bearer lp_…` or `X-API-Key: lp_…`' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  apiKeys: t.field({
+    type: [ApiKey],
+    authScopes: { authenticated: true },
+    description: "The current user's API keys that are not revoked, newest first.",
+    resolve: async (_, __, ctx) => (await ctx.services.apiKeys.list({ caller: await ctx.requireCaller() })).items,
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createApiKey: t.field({
+    type: CreatedApiKey,
+    authScopes: { authenticated: true },
+    description: 'Create an API key (name: 1-100 characters). The response holds the key, shown only here.',
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_, { name }, ctx) => ctx.services.apiKeys.create({ caller: await ctx.requireCaller(), input: { name } }),
+  }),
+  revokeApiKey: t.boolean({
+    authScopes: { authenticated: true },
+    description: 'Revoke one of your API keys: it stops working at once. true when revoked; NOT_FOUND when unknown.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => {
+      await ctx.services.apiKeys.revoke({ caller: await ctx.requireCaller(), id });
+      return true;
+    },
+  }),
+}));
