@@ -1,0 +1,13 @@
+// The rate-limit store for this deployment: in-process without REDIS_URL, shared through Redis with it.
+import { createMemoryStore } from './memory-store.js';
+import { createRedisStore, DEFAULT_PREFIX } from './redis-store.js';
+import type { RateLimitStore } from './store.js';
+
+export type { Decision, RateLimitStore } from './store.js';
+export { createMemoryStore, type MemoryRateLimitStore } from './memory-store.js';
+export { createRedisStore, DEFAULT_PREFIX } from './redis-store.js';
+
+/** `prefix` (Redis only) namespaces the keys, e.g. one per deployment sharing the server. */
+export function createRateLimitStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisUrl?: string; prefix?: string }): RateLimitStore {
+  return redisUrl ? createRedisStore({ redisUrl, prefix }) : createMemoryStore();
+}

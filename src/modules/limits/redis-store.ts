@@ -1,0 +1,68 @@
+// The Redis RateLimitStore: every instance of a deployment shares the counters. One Lua script per
+// hit (EVALSHA through ioredis `defineCommand`) on a sorted set per key, so the prune, the count and
+// the record happen atomically: concurrent hits from any number of connections never over-admit
+// (unlike a GET-then-SET store). The clock is the Redis server's TIME, read inside the script, so
+// instances whose clocks disagree still agree on the window; the `now` argument of `hit` is ignored.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { checkLimits, type Decision, type RateLimitStore } from './store.js';
+
+// Scores are the server time in microseconds (exact in a double); a member is that time plus a
+// random suffix, so two hits in the same microsecond are two members.
+// KEYS[1] = key; ARGV = limit, windowMs, random suffix.
+// Returns {allowed (0/1), count after this hit, ms until the oldest counted entry leaves}.
+const HIT_SCRIPT = `
+local key = KEYS[1]
+local limit = tonumber(ARGV[1])
+local window_ms = tonumber(ARGV[2])
+local window_us = window_ms * 1000
+local t = redis.call('TIME')
+local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now_us - window_us)
+local count = redis.call('ZCARD', key)
+local allowed = 0
+if count < limit then
+  redis.call('ZADD', key, now_us, t[1] .. '.' .. t[2] .. '-' .. ARGV[3])
+  redis.call('PEXPIRE', key, window_ms)
+  count = count + 1
+  allowed = 1
+end
+-- The entry whose departure frees a slot: the oldest of the newest 'limit' (the oldest, unless the
+-- limit for this key was lowered).
+local first = 0
+if count > limit then first = count - limit end
+local oldest = redis.call('ZRANGE', key, first, first, 'WITHSCORES')
+local reset_ms = math.ceil((tonumber(oldest[2]) + window_us - now_us) / 1000)
+if reset_ms < 1 then reset_ms = 1 end
+return {allowed, count, reset_ms}
+`;
+
+type HitReply = [allowed: number, count: number, resetMs: number];
+interface WithHit {
+  learnstreamRateLimitHit(key: string, limit: number, windowMs: number, suffix: string): Promise<HitReply>;
+}
+
+export const DEFAULT_PREFIX = 'learnstream:rl:';
+
+/** `prefix` namespaces the keys: one per deployment sharing a Redis server. */
+export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisUrl: string; prefix?: string }): RateLimitStore {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+  redis.defineCommand('learnstreamRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  const client = redis as unknown as WithHit;
+  return {
+    async hit(key: string, limit: number, windowMs: number): Promise<Decision> {
+      checkLimits(limit, windowMs);
+      const [allowed, count, resetMs] = await client.learnstreamRateLimitHit(
+        prefix + key,
+        limit,
+        windowMs,
+        randomBytes(8).toString('hex'),
+      );
+      if (allowed === 1) return { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0 };
+      return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs };
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

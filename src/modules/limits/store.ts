@@ -1,0 +1,38 @@
+// Rate-limit counters shared by every instance of a deployment: one small interface with an
+// in-process implementation (memory-store.ts) and a Redis one (redis-store.ts), chosen by config
+// (index.ts). Not wired into any request path yet.
+
+/** The outcome of one `hit`. */
+export interface Decision {
+  allowed: boolean;
+  limit: number;
+  /** Requests still allowed in the window after this one (0 when refused). */
+  remaining: number;
+  /** Milliseconds until the oldest counted request leaves the window, i.e. until a slot frees. */
+  resetMs: number;
+  /** 0 when allowed; otherwise how long to wait before a request can be allowed (= resetMs). */
+  retryAfterMs: number;
+}
+
+/**
+ * A true rolling window (a sliding log of timestamps per key): a request at `now` is allowed iff
+ * fewer than `limit` allowed requests of that key have timestamps in (now − windowMs, now].
+ * An allowed request is recorded; a refused one is not (it does not consume budget). So a client
+ * that spends its whole budget at 0:59 cannot spend it again at 1:01, only from 1:59 on.
+ */
+export interface RateLimitStore {
+  /**
+   * Counts one request of `key` against `limit` per `windowMs`. `now` (ms) is the clock for the
+   * in-process store (defaults to Date.now()); the Redis store ignores it and uses the Redis
+   * server's clock, so instances with skewed clocks agree.
+   */
+  hit(key: string, limit: number, windowMs: number, now?: number): Promise<Decision>;
+  close(): Promise<void>;
+}
+
+export function checkLimits(limit: number, windowMs: number): void {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`rate limit must be a positive integer, got ${limit}`);
+  if (!Number.isInteger(windowMs) || windowMs < 1) {
+    throw new RangeError(`rate-limit window must be a positive integer of milliseconds, got ${windowMs}`);
+  }
+}

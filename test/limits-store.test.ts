@@ -1,0 +1,180 @@
+// The rolling-window rate-limit stores (src/modules/limits), not yet wired into any request path.
+// Exact boundaries are tested on the in-process store with an injected clock; the Redis store
+// (which uses the Redis server's clock) is tested against the real Redis server for atomicity
+// across connections, for not recording refusals and for expiry, without exact-timing assertions.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryStore, type MemoryRateLimitStore } from '../src/modules/limits/memory-store.js';
+import { createRedisStore } from '../src/modules/limits/redis-store.js';
+import { createRateLimitStore } from '../src/modules/limits/index.js';
+import type { RateLimitStore } from '../src/modules/limits/store.js';
+
+const MINUTE = 60_000;
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('memory rate-limit store (injected clock)', () => {
+  let store: MemoryRateLimitStore;
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('counts remaining down 99…0, refuses the 101st, and allows again exactly when the oldest leaves', async () => {
+    store = createMemoryStore();
+    const remaining: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const d = await store.hit('u', 100, MINUTE, 1_000 + i);
+      expect(d.allowed).toBe(true);
+      expect(d.retryAfterMs).toBe(0);
+      expect(d.limit).toBe(100);
+      // The oldest counted request (at 1000) leaves the window at 61000.
+      expect(d.resetMs).toBe(61_000 - (1_000 + i));
+      remaining.push(d.remaining);
+    }
+    expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
+
+    const refused = await store.hit('u', 100, MINUTE, 1_100);
+    expect(refused).toEqual({ allowed: false, limit: 100, remaining: 0, resetMs: 59_900, retryAfterMs: 59_900 });
+
+    // The window is (now − 60000, now]: at 60999 the request at 1000 still counts, at 61000 it does not.
+    expect(await store.hit('u', 100, MINUTE, 60_999)).toMatchObject({ allowed: false, resetMs: 1, retryAfterMs: 1 });
+    const freed = await store.hit('u', 100, MINUTE, 61_000);
+    expect(freed).toMatchObject({ allowed: true, remaining: 0, retryAfterMs: 0, resetMs: 1 }); // next to leave: 1001
+    // Only one slot freed.
+    expect(await store.hit('u', 100, MINUTE, 61_000)).toMatchObject({ allowed: false, retryAfterMs: 1 });
+    expect(await store.hit('u', 100, MINUTE, 61_001)).toMatchObject({ allowed: true });
+  });
+
+  it('is rolling: spending 100 at 0:59 leaves nothing for 1:01', async () => {
+    store = createMemoryStore();
+    for (let i = 0; i < 100; i++) expect((await store.hit('u', 100, MINUTE, 59_000)).allowed).toBe(true);
+    const at101 = await store.hit('u', 100, MINUTE, 61_000);
+    expect(at101).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 58_000, resetMs: 58_000 });
+    expect((await store.hit('u', 100, MINUTE, 118_999)).allowed).toBe(false);
+    expect((await store.hit('u', 100, MINUTE, 119_000)).allowed).toBe(true);
+  });
+
+  it('does not record refused requests: after refusals, exactly `limit` are allowed per window', async () => {
+    store = createMemoryStore();
+    for (let i = 0; i < 5; i++) expect((await store.hit('u', 5, 1_000, 0)).allowed).toBe(true);
+    for (let t = 1; t < 1_000; t += 10) {
+      const d = await store.hit('u', 5, 1_000, t);
+      expect(d).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 1_000 - t });
+    }
+    // Had the refusals been recorded, they would still fill the window at 1000.
+    const next = [];
+    for (let i = 0; i < 7; i++) next.push((await store.hit('u', 5, 1_000, 1_000)).allowed);
+    expect(next).toEqual([true, true, true, true, true, false, false]);
+  });
+
+  it('keeps keys independent', async () => {
+    store = createMemoryStore();
+    for (let i = 0; i < 3; i++) await store.hit('a', 3, MINUTE, 0);
+    expect((await store.hit('a', 3, MINUTE, 0)).allowed).toBe(false);
+    expect(await store.hit('b', 3, MINUTE, 0)).toMatchObject({ allowed: true, remaining: 2 });
+  });
+
+  it('drops idle keys on sweep', async () => {
+    store = createMemoryStore();
+    await store.hit('a', 3, 1_000, 0);
+    await store.hit('b', 3, 5_000, 0);
+    expect(store.size).toBe(2);
+    store.sweep(999);
+    expect(store.size).toBe(2);
+    store.sweep(1_000);
+    expect(store.size).toBe(1);
+    store.sweep(5_000);
+    expect(store.size).toBe(0);
+  });
+
+  it('rejects nonsensical limits', async () => {
+    store = createMemoryStore();
+    await expect(store.hit('a', 0, MINUTE, 0)).rejects.toThrow(RangeError);
+    await expect(store.hit('a', 5, 0, 0)).rejects.toThrow(RangeError);
+  });
+
+  it('createRateLimitStore without redisUrl is in-process', async () => {
+    store = createMemoryStore();
+    const s = createRateLimitStore({ prefix: 'x:' });
+    expect((await s.hit('k', 1, MINUTE, 0)).allowed).toBe(true);
+    expect((await s.hit('k', 1, MINUTE, 1)).allowed).toBe(false);
+    await s.close();
+  });
+});
+
+describe('redis rate-limit store (real Redis)', () => {
+  const prefix = `learnstream:rl-test:${randomBytes(6).toString('hex')}:`;
+  let admin: Redis;
+  let a: RateLimitStore;
+  let b: RateLimitStore;
+
+  beforeAll(() => {
+    admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
+    a = createRedisStore({ redisUrl: REDIS_URL, prefix });
+    b = createRateLimitStore({ redisUrl: REDIS_URL, prefix }); // a second connection, like a second process
+  });
+  afterAll(async () => {
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length) await admin.del(...keys);
+    await Promise.all([a.close(), b.close()]);
+    await admin.quit();
+  });
+
+  it('admits exactly `limit` of 200 concurrent hits from two connections, and records only those', async () => {
+    const hits = Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).hit('burst', 50, MINUTE));
+    const decisions = await Promise.all(hits);
+    const allowed = decisions.filter((d) => d.allowed);
+    expect(allowed).toHaveLength(50);
+    expect(allowed.map((d) => d.remaining).sort((x, y) => y - x)).toEqual(Array.from({ length: 50 }, (_, i) => 49 - i));
+    for (const d of decisions.filter((d) => !d.allowed)) {
+      expect(d.remaining).toBe(0);
+      expect(d.retryAfterMs).toBeGreaterThan(0);
+      expect(d.retryAfterMs).toBeLessThanOrEqual(MINUTE);
+      expect(d.resetMs).toBe(d.retryAfterMs);
+    }
+    expect(await admin.zcard(`${prefix}burst`)).toBe(50);
+    const ttl = await admin.pttl(`${prefix}burst`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(MINUTE);
+  });
+
+  it('counts remaining down and reports a reset within the window', async () => {
+    const seen = [];
+    for (let i = 0; i < 4; i++) {
+      const d = await a.hit('countdown', 4, MINUTE);
+      expect(d.allowed).toBe(true);
+      expect(d.retryAfterMs).toBe(0);
+      expect(d.resetMs).toBeGreaterThan(0);
+      expect(d.resetMs).toBeLessThanOrEqual(MINUTE);
+      seen.push(d.remaining);
+    }
+    expect(seen).toEqual([3, 2, 1, 0]);
+    expect(await b.hit('countdown', 4, MINUTE)).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await a.hit('other-key', 4, MINUTE)).remaining).toBe(3);
+  });
+
+  it('frees slots when entries leave a short window; refusals in between consume nothing', async () => {
+    const window = 300;
+    for (let i = 0; i < 3; i++) expect((await a.hit('short', 3, window)).allowed).toBe(true);
+    const refused = await b.hit('short', 3, window);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(window);
+    for (let i = 0; i < 20; i++) await b.hit('short', 3, window);
+    expect(await admin.zcard(`${prefix}short`)).toBe(3);
+
+    // Wait (with a deadline) until a slot frees.
+    const deadline = Date.now() + 5_000;
+    let freed = false;
+    while (!freed && Date.now() < deadline) {
+      freed = (await a.hit('short', 3, window)).allowed;
+      if (!freed) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(freed).toBe(true);
+    // Within one window after that, at most `limit` in total are admitted.
+    let more = 0;
+    for (let i = 0; i < 10; i++) if ((await b.hit('short', 3, window)).allowed) more++;
+    expect(more).toBeLessThanOrEqual(2);
+    expect(await admin.zcard(`${prefix}short`)).toBeLessThanOrEqual(3);
+  });
+});
