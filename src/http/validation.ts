@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { MAX_PAGE_SIZE } from '../db/keyset.js';
 import { AppError } from '../errors.js';
 
 /** Turns the first schema problem into a 400 that names the field. */
@@ -22,3 +23,10 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
   if (!result.success) throw validationError(result.error, where);
   return result.data;
 }
+
+/** The query fields of every paged REST list: `limit` and `cursor` (see src/db/keyset.ts). */
+export const pageQueryFields = {
+  limit: z.string().regex(/^\d+$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).transform(Number).optional()
+    .describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
+  cursor: z.string().optional().describe('nextCursor of the previous page'),
+};

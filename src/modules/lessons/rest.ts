@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { createLessonInput, lessonPage, lessonView, MAX_PAGE_SIZE, toLessonView, updateLessonInput } from './service.js';
+import { pageQueryFields } from '../../http/validation.js';
+import { createLessonInput, lessonPage, lessonView, toLessonView, updateLessonInput } from './service.js';
 
 const idQuery = z.object({ id: z.string().min(1, 'must not be empty') });
 const listQuery = z.object({
   id: z.string().min(1, 'must not be empty').optional()
     .describe('A lesson id: answers that lesson instead of a page'),
-  limit: z.string().regex(/^\d+$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).transform(Number).optional()
-    .describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
-  cursor: z.string().optional().describe('nextCursor of the previous page'),
+  ...pageQueryFields,
 });
 
 export const lessonRoutes = [
@@ -25,7 +24,7 @@ export const lessonRoutes = [
         // Name the fields as the router's own validation does (`query.limit: ...`).
         fieldNames: { limit: 'query.limit', cursor: 'query.cursor' },
       });
-      return { items: page.rows.map(toLessonView), nextCursor: page.nextCursor };
+      return { items: page.items.map(toLessonView), nextCursor: page.nextCursor };
     },
   }),
   defineRoute({

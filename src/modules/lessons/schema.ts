@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { definedInput, forwardConnection } from '../../graphql/connection.js';
 import type { Lesson as LessonRow } from '../../generated/prisma/client.js';
 import { PublicUser } from '../users/schema.js';
-import { encodeCursor } from './service.js';
+import { encodeCursor } from '../../db/keyset.js';
 
 const LessonStatus = builder.enumType('LessonStatus', { values: ['DRAFT', 'PUBLISHED'] as const });
 
@@ -49,10 +49,7 @@ builder.queryFields((t) => ({
       const caller = await ctx.requireCaller();
       return forwardConnection(
         args,
-        async (request) => {
-          const page = await ctx.services.lessons.list({ caller, ...request });
-          return { items: page.rows, hasMore: page.hasMore };
-        },
+        (request) => ctx.services.lessons.list({ caller, ...request }),
         encodeCursor,
       );
     },

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
-import { badInput, conflict, forbidden, notFound } from '../../errors.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Lesson, Prisma } from '../../generated/prisma/client.js';
+import { keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
 import { newId } from '../../ids.js';
 import { recordEvent } from '../events/outbox.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const summary = z.string().trim().max(1000, 'must be at most 1000 characters').nullable();
@@ -45,32 +44,14 @@ export const toLessonView = (l: Lesson): LessonView => ({
   updatedAt: l.updatedAt.toISOString(),
 });
 
-/** Opaque keyset cursor: the position after a lesson in newest-first order. */
-export const encodeCursor = (l: Pick<Lesson, 'createdAt' | 'id'>) =>
-  Buffer.from(JSON.stringify([l.createdAt.toISOString(), l.id])).toString('base64url');
-
-function decodeCursor(cursor: string, field: string): { createdAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const createdAt = new Date(String(at));
-    if (typeof id === 'string' && typeof at === 'string' && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
-  } catch {
-    // fall through to the 400 below
-  }
-  throw badInput(field, 'is not a valid cursor');
-}
 
 const isAdmin = (caller: Caller) => caller.role === 'ADMIN';
 function assertAdmin(caller: Caller): void {
   if (!isAdmin(caller)) throw forbidden();
 }
 
-export interface ListLessonsOptions {
+export interface ListLessonsOptions extends PageOptions {
   caller: Caller;
-  limit?: number;
-  cursor?: string;
-  /** How the input fields are named to the client, for error messages. */
-  fieldNames?: { limit: string; cursor: string };
 }
 
 export function createLessonService({ db }: { db: Db }) {
@@ -85,24 +66,10 @@ export function createLessonService({ db }: { db: Db }) {
     },
 
     /** Newest first, keyset-paginated. */
-    async list({ caller, limit = DEFAULT_PAGE_SIZE, cursor, fieldNames = { limit: 'limit', cursor: 'cursor' } }: ListLessonsOptions) {
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-        throw badInput(fieldNames.limit, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-      }
-      const after = cursor === undefined ? undefined : decodeCursor(cursor, fieldNames.cursor);
-      const rows = await db.lesson.findMany({
-        where: {
-          ...visibleTo(caller),
-          ...(after && {
-            OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-          }),
-        },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: limit + 1,
-      });
-      const hasMore = rows.length > limit;
-      const page = hasMore ? rows.slice(0, limit) : rows;
-      return { rows: page, hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1]!) : null };
+    async list({ caller, ...page }: ListLessonsOptions) {
+      const { limit, seek, orderBy, take } = keysetQuery(page);
+      const rows = await db.lesson.findMany({ where: { ...visibleTo(caller), ...seek }, orderBy, take });
+      return keysetPage(rows, limit);
     },
 
     /** ADMIN: a new draft. Emits nothing: drafts are not news. */

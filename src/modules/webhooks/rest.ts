@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
+import { pageQueryFields } from '../../http/validation.js';
 import {
   createdWebhookView,
   createWebhookInput,
   deliveryPage,
   deliveryView,
-  MAX_PAGE_SIZE,
   updateWebhookInput,
   webhookList,
   webhookView,
@@ -13,11 +13,7 @@ import {
 
 const idParams = z.object({ id: z.string().min(1, 'must not be empty').describe('A webhook id (`whk_…`)') });
 const deliveryParams = idParams.extend({ deliveryId: z.string().min(1, 'must not be empty').describe('A delivery id (`dlv_…`)') });
-const deliveriesQuery = z.object({
-  limit: z.string().regex(/^\d+$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).transform(Number).optional()
-    .describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
-  cursor: z.string().optional().describe('nextCursor of the previous page'),
-});
+const deliveriesQuery = z.object(pageQueryFields);
 const common = { tag: 'webhooks', auth: true, roles: ['ADMIN'] } as const;
 
 export const webhookRoutes = [

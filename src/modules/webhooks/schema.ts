@@ -3,7 +3,8 @@
 // their own (webhookDeliveries), not a field of WebhookEndpoint, so listing endpoints stays one query.
 import { builder } from '../../graphql/builder.js';
 import { definedInput, forwardConnection } from '../../graphql/connection.js';
-import { encodeDeliveryCursor, type CreatedWebhookView, type DeliveryView, type WebhookView } from './service.js';
+import { encodeCursor } from '../../db/keyset.js';
+import { type CreatedWebhookView, type DeliveryView, type WebhookView } from './service.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type AttemptView = DeliveryView['attempts'][number];
@@ -103,7 +104,7 @@ builder.queryFields((t) => ({
       return forwardConnection(
         args,
         (request) => ctx.services.webhooks.deliveries({ caller, id: args.webhookId, ...request }),
-        encodeDeliveryCursor,
+        (delivery) => encodeCursor({ id: delivery.id, createdAt: new Date(delivery.createdAt) }),
       );
     },
   }),

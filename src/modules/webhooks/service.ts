@@ -5,15 +5,14 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
-import { badInput, forbidden, notFound } from '../../errors.js';
+import { forbidden, notFound } from '../../errors.js';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
+import { keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
 import { newId } from '../../ids.js';
 import { EVENT_TYPES } from '../events/outbox.js';
 import { assertDeliverableUrl, MAX_URL_LENGTH, urlFormProblem } from './url-guard.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 export const TEST_EVENT = 'webhook.test';
 /** Why an endpoint is disabled when an ADMIN turns it off by hand. */
 export const DISABLED_BY_ADMIN = 'Disabled by an administrator';
@@ -102,20 +101,6 @@ const toDeliveryView = (d: WebhookDelivery & { attempts: WebhookAttempt[] }): De
 
 const withAttempts = { attempts: { orderBy: [{ at: 'asc' }, { id: 'asc' }] } } satisfies Prisma.WebhookDeliveryInclude;
 
-/** Opaque keyset cursor: the position after a delivery in newest-first order. */
-export const encodeDeliveryCursor = (d: Pick<DeliveryView, 'createdAt' | 'id'>) =>
-  Buffer.from(JSON.stringify([d.createdAt, d.id])).toString('base64url');
-
-function decodeCursor(cursor: string, field: string): { createdAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const createdAt = new Date(String(at));
-    if (typeof id === 'string' && typeof at === 'string' && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
-  } catch {
-    // fall through to the 400 below
-  }
-  throw badInput(field, 'is not a valid cursor');
-}
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -124,13 +109,9 @@ function assertAdmin(caller: Caller): void {
   if (caller.role !== 'ADMIN') throw forbidden();
 }
 
-export interface ListDeliveriesOptions {
+export interface ListDeliveriesOptions extends PageOptions {
   caller: Caller;
   id: string;
-  limit?: number;
-  cursor?: string;
-  /** How the input fields are named to the client, for error messages. */
-  fieldNames?: { limit: string; cursor: string };
 }
 
 export function createWebhookService({ db, config }: { db: Db; config: Config }) {
@@ -230,27 +211,13 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
     },
 
     /** The endpoint's deliveries, newest first (each with its attempts, oldest first), keyset-paginated. */
-    async deliveries({ caller, id, limit = DEFAULT_PAGE_SIZE, cursor, fieldNames = { limit: 'limit', cursor: 'cursor' } }: ListDeliveriesOptions) {
+    async deliveries({ caller, id, ...options }: ListDeliveriesOptions) {
       assertAdmin(caller);
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-        throw badInput(fieldNames.limit, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-      }
-      const after = cursor === undefined ? undefined : decodeCursor(cursor, fieldNames.cursor);
+      const { limit, seek, orderBy, take } = keysetQuery(options);
       await findEndpoint(id);
-      const rows = await db.webhookDelivery.findMany({
-        where: {
-          endpointId: id,
-          ...(after && {
-            OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-          }),
-        },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: limit + 1,
-        include: withAttempts,
-      });
-      const hasMore = rows.length > limit;
-      const items = (hasMore ? rows.slice(0, limit) : rows).map(toDeliveryView);
-      return { items, hasMore, nextCursor: hasMore ? encodeDeliveryCursor(items[items.length - 1]!) : null };
+      const rows = await db.webhookDelivery.findMany({ where: { endpointId: id, ...seek }, orderBy, take, include: withAttempts });
+      const page = keysetPage(rows, limit);
+      return { ...page, items: page.items.map(toDeliveryView) };
     },
 
     /**

@@ -1,0 +1,53 @@
+// Keyset pagination, newest first by (createdAt, id): the one mechanism every paged list uses.
+// The cursor is opaque to clients: the (createdAt, id) of the last row of the previous page.
+import { badInput } from '../errors.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export interface PageOptions {
+  limit?: number;
+  cursor?: string;
+  /** How the input fields are named to the client, for error messages. */
+  fieldNames?: { limit: string; cursor: string };
+}
+
+interface Keyed {
+  createdAt: Date;
+  id: string;
+}
+
+export const encodeCursor = (row: Keyed) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+
+function decodeCursor(cursor: string, field: string): Keyed {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    const createdAt = new Date(String(at));
+    if (typeof id === 'string' && typeof at === 'string' && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
+  } catch {
+    // fall through to the 400 below
+  }
+  throw badInput(field, 'is not a valid cursor');
+}
+
+/** Validates the page options (400 naming the field) and gives the query's seek, order and size. */
+export function keysetQuery({ limit = DEFAULT_PAGE_SIZE, cursor, fieldNames = { limit: 'limit', cursor: 'cursor' } }: PageOptions) {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw badInput(fieldNames.limit, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  const after = cursor === undefined ? undefined : decodeCursor(cursor, fieldNames.cursor);
+  return {
+    limit,
+    seek: after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    // One row more than asked tells whether there is a next page.
+    take: limit + 1,
+  };
+}
+
+/** The page of `rows` (fetched with keysetQuery's take) and the cursor of the next one. */
+export function keysetPage<T extends Keyed>(rows: T[], limit: number) {
+  const hasMore = rows.length > limit;
+  const items = hasMore ? rows.slice(0, limit) : rows;
+  return { items, hasMore, nextCursor: hasMore ? encodeCursor(items[items.length - 1]!) : null };
+}
