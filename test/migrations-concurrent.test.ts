@@ -2,7 +2,7 @@
 // migrating, and each migration is applied exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { loadMigrationList } from '../src/db/schema-engine.js';
+import { loadMigrationList, migrationsPending } from '../src/db/schema-engine.js';
 import { createPgDatabase } from './support/server.js';
 
 describe('concurrent migrations on PostgreSQL', () => {
@@ -26,4 +26,26 @@ describe('concurrent migrations on PostgreSQL', () => {
     const rows = await dbs[0]!.query<{ migration_name: string }>('SELECT migration_name FROM _prisma_migrations', []);
     expect(rows.map((r) => r.migration_name).sort()).toEqual(expected.sort());
   });
+
+  it('knows when the engine has nothing to do, so an up-to-date start skips it', async () => {
+    const fresh = await createPgDatabase();
+    const db = await openDatabase({ databaseUrl: fresh.url, dataDir: '/nonexistent', dbPoolSize: 1 });
+    try {
+      const query = db.query.bind(db);
+      expect(await migrationsPending(query)).toBe(true); // no history table yet
+      expect((await db.migrate()).length).toBeGreaterThan(0);
+      expect(await migrationsPending(query)).toBe(false);
+      expect(await db.migrate()).toEqual([]);
+      // A failed migration is the engine's to report.
+      await db.query(`INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count) VALUES ('x', 'x', 'broken', now(), 0)`, []);
+      expect(await migrationsPending(query)).toBe(true);
+      await db.query(`DELETE FROM _prisma_migrations WHERE id = 'x'`, []);
+      // So is one the database lacks.
+      await db.query(`DELETE FROM _prisma_migrations WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations)`, []);
+      expect(await migrationsPending(query)).toBe(true);
+    } finally {
+      await db.close();
+      await fresh.drop();
+    }
+  }, 120_000);
 });

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config.js';
-import { applyMigrations } from './schema-engine.js';
+import { applyMigrations, migrationsPending } from './schema-engine.js';
 
 export type Db = PrismaClient;
 
@@ -51,11 +51,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const migrationAdapter = new PrismaPg(migrationPool);
     const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined });
     if (options.onQuery) prisma.$on('query' as never, (e: { query: string }) => options.onQuery!(e.query));
+    const query = async <T>(text: string, params: unknown[]) => {
+      options.onQuery?.(text);
+      return (await pool.query(text, params)).rows as T[];
+    };
     return {
       prisma,
       kind: 'postgres',
       adapterFactory: migrationAdapter,
       migrate: async () => {
+        if (!(await migrationsPending(query))) return [];
         // Instances take turns here, on a connection of their own, for as long as it takes.
         // Prisma's engine has a lock too, but it gives up after 10 s, and its abandoned
         // pg_advisory_lock call stays queued on the pool and later holds the lock for good.
@@ -68,10 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           await lock.end(); // also releases the lock
         }
       },
-      query: async <T>(text: string, params: unknown[]) => {
-        options.onQuery?.(text);
-        return (await pool.query(text, params)).rows as T[];
-      },
+      query,
       ping: async () => {
         await prisma.$queryRaw`SELECT 1`;
       },
@@ -87,16 +89,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const adapterFactory = new PrismaPGlite(pglite);
   const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined });
   if (options.onQuery) prisma.$on('query' as never, (e: { query: string }) => options.onQuery!(e.query));
+  const query = async <T>(text: string, params: unknown[]) => {
+    options.onQuery?.(text);
+    return (await pglite.query<T>(text, params)).rows;
+  };
   return {
     prisma,
     kind: 'pglite',
     adapterFactory,
     // One process owns a PGlite directory: nobody to take turns with.
-    migrate: () => applyMigrations(adapterFactory),
-    query: async <T>(text: string, params: unknown[]) => {
-      options.onQuery?.(text);
-      return (await pglite.query<T>(text, params)).rows;
-    },
+    migrate: async () => ((await migrationsPending(query)) ? applyMigrations(adapterFactory) : []),
+    query,
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },

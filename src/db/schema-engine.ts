@@ -73,6 +73,26 @@ export async function withSchemaEngine<T>(
 
 const noFilters = { externalTables: [], externalEnums: [] };
 
+type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
+
+/**
+ * Whether the schema engine has work: a migration of prisma/migrations the database has not
+ * finished, or a failed one for it to report. A start-up on an up-to-date database then skips
+ * loading the engine (seconds, and ~40 MB that would stay resident).
+ */
+export async function migrationsPending(query: Query): Promise<boolean> {
+  const local = (await loadMigrationList()).migrationDirectories.map((d) => d.path);
+  let rows: { migration_name: string; finished_at: Date | null; rolled_back_at: Date | null }[];
+  try {
+    rows = await query('SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations', []);
+  } catch {
+    return true; // no migration history yet
+  }
+  if (rows.some((r) => r.finished_at === null && r.rolled_back_at === null)) return true;
+  const finished = new Set(rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => r.migration_name));
+  return local.some((name) => !finished.has(name));
+}
+
 /**
  * Applies every pending migration; idempotent. Returns the names of those applied now.
  * Call it through Database.migrate, which keeps instances that start together from contending
