@@ -4,13 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import type { GraphQLError } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { Config } from './config.js';
 import type { Caller, RequestContext } from './context.js';
 import type { Database } from './db/client.js';
 import { AppError, unauthenticated } from './errors.js';
 import { maskGraphQLError } from './graphql/errors.js';
-import { createGraphQLHttpHandler, createOperationCache, MAX_ALIASES, MAX_DEPTH } from './graphql/http.js';
+import { createGraphQLHttpHandler, createOperationCache, formatGraphQLError, MAX_ALIASES, MAX_DEPTH } from './graphql/http.js';
 import { createGraphQLSseHandler } from './graphql/sse.js';
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { schema } from './graphql/schema.js';
@@ -20,6 +21,8 @@ import { Router } from './http/router.js';
 import { apiRoutes } from './http/routes.js';
 import type { Logger } from './logger.js';
 import type { EventBus } from './modules/events/bus.js';
+import type { RateLimitStore } from './modules/limits/index.js';
+import { RATE_LIMITED_MESSAGE } from './modules/limits/service.js';
 import { createServices } from './services.js';
 
 export interface App {
@@ -29,8 +32,8 @@ export interface App {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-export function createApp({ config, db, bus, log }: { config: Config; db: Database; bus: EventBus; log: Logger }): App {
-  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, log });
+export function createApp({ config, db, bus, limits, log }: { config: Config; db: Database; bus: EventBus; limits: RateLimitStore; log: Logger }): App {
+  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log });
   const router = new Router(config.bodyLimitBytes).add(...apiRoutes);
   const openapi = JSON.stringify(openApiDocument(router.routes));
 
@@ -94,6 +97,17 @@ export function createApp({ config, db, bus, log }: { config: Config; db: Databa
           return sendJson(res, 503, { status: 'unavailable' });
         }
       }
+      // Everything else draws on the caller's budget, once per request, before any work.
+      const admission = await services.limits.admit(await ctx.caller(), ctx.ip);
+      if (admission) {
+        for (const [name, value] of Object.entries(admission.headers)) res.setHeader(name, value);
+        if (!admission.allowed) {
+          req.resume();
+          const refused = new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE);
+          if (url.pathname === '/graphql') return sendGraphQLError(req, res, formatGraphQLError(refused, ctx.log));
+          throw refused;
+        }
+      }
       if (url.pathname === '/api/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' });
         return void res.end(req.method === 'HEAD' ? undefined : openapi);
@@ -124,6 +138,8 @@ export function createApp({ config, db, bus, log }: { config: Config; db: Databa
     log,
     operations,
     contextFor: (req, authorization) => contextFor(req, randomUUID(), authorization),
+    // Each operation on a socket is a GraphQL request: it draws on the caller's budget once.
+    admit: async (ctx) => (await services.limits.admit(await ctx.caller(), ctx.ip))?.allowed ?? true,
   });
   return {
     server,
@@ -145,6 +161,16 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
     if (first) return first;
   }
   return req.socket.remoteAddress ?? 'unknown';
+}
+
+/** A GraphQL error response with the status its error asks for (429 for RATE_LIMITED). */
+function sendGraphQLError(req: IncomingMessage, res: ServerResponse, error: GraphQLError): void {
+  const json = JSON.stringify({ errors: [error.toJSON()] });
+  // GraphQL over HTTP: the newer media type when the client accepts it.
+  const accept = req.headers.accept ?? '';
+  const type = accept.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
+  res.writeHead(Number(error.extensions.status ?? 500), { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(json) });
+  res.end(req.method === 'HEAD' ? undefined : json);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -30,6 +30,17 @@ const retrySchedule = z.string().transform((value, ctx) => {
   }
   return delays.map((m) => Number(m![1]) * UNIT_MS[m![2] as keyof typeof UNIT_MS]);
 });
+/** `<max>/<duration>`, e.g. `20/1m`: at most max calls in any rolling window of that duration. */
+const operationLimit = z.string().transform((value, ctx) => {
+  const m = /^(\d+)\/(\d+)(ms|s|m|h|d)$/.exec(value.trim());
+  const max = m ? Number(m[1]) : 0;
+  const windowMs = m ? Number(m[2]) * UNIT_MS[m[3] as keyof typeof UNIT_MS] : 0;
+  if (!m || max < 1 || !Number.isSafeInteger(max) || windowMs < 1 || !Number.isSafeInteger(windowMs)) {
+    ctx.addIssue({ code: 'custom', message: 'must be <max>/<duration> like 20/1m' });
+    return z.NEVER;
+  }
+  return Object.freeze({ max, windowMs });
+});
 
 const envSchema = z.object({
   NODE_ENV: z
@@ -49,6 +60,9 @@ const envSchema = z.object({
   RATE_LIMIT_FREE: int(1).default(100),
   RATE_LIMIT_PRO: int(1).default(600),
   RATE_LIMIT_WINDOW_S: int(1).default(60),
+  RATE_LIMIT_LOGIN: operationLimit.default({ max: 20, windowMs: 60_000 }),
+  RATE_LIMIT_REGISTER: operationLimit.default({ max: 10, windowMs: 3_600_000 }),
+  RATE_LIMIT_PAGE_VIEWS: operationLimit.default({ max: 120, windowMs: 60_000 }),
   TRUST_PROXY: boolean.default(false),
   BODY_LIMIT_BYTES: int(1024).default(1_048_576),
   WEBHOOK_RETRY_SCHEDULE: retrySchedule.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
@@ -76,6 +90,8 @@ export type Config = Readonly<{
   accessTokenTtl: number;
   refreshTokenTtl: number;
   rateLimit: Readonly<{ free: number; pro: number; windowSeconds: number }>;
+  /** Per-address limits on sensitive operations, on top of the tier budget (REST and GraphQL). */
+  operationLimits: Readonly<Record<LimitedOperation, OperationLimit>>;
   trustProxy: boolean;
   bodyLimitBytes: number;
   webhook: Readonly<{ retryScheduleMs: readonly number[]; timeoutMs: number; allowPrivateTargets: boolean }>;
@@ -85,6 +101,9 @@ export type Config = Readonly<{
   seed: boolean;
   graphiql: boolean;
 }>;
+
+export type LimitedOperation = 'login' | 'register' | 'recordPageView';
+export type OperationLimit = Readonly<{ max: number; windowMs: number }>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -129,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     rateLimit: Object.freeze({ free: e.RATE_LIMIT_FREE, pro: e.RATE_LIMIT_PRO, windowSeconds: e.RATE_LIMIT_WINDOW_S }),
+    operationLimits: Object.freeze({ login: e.RATE_LIMIT_LOGIN, register: e.RATE_LIMIT_REGISTER, recordPageView: e.RATE_LIMIT_PAGE_VIEWS }),
     trustProxy: e.TRUST_PROXY,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     webhook: Object.freeze({

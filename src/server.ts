@@ -7,6 +7,7 @@ import { openDatabase } from './db/client.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
 import { createEventBus, eventChannel } from './modules/events/bus.js';
+import { createRateLimitStore, rateLimitPrefix } from './modules/limits/index.js';
 import { createWorkers } from './workers.js';
 
 /** How long in-flight requests get to finish when the server stops. */
@@ -36,8 +37,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db.close();
     throw error;
   }
-  const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(config.databaseUrl ?? config.dataDir) });
-  const app = createApp({ config, db, bus, log });
+  // Instances of one deployment (one database) share the event channel and the rate-limit counters.
+  const databaseIdentity = config.databaseUrl ?? config.dataDir;
+  const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(databaseIdentity) });
+  const limits = createRateLimitStore({ redisUrl: config.redisUrl, prefix: rateLimitPrefix(databaseIdentity) });
+  const app = createApp({ config, db, bus, limits, log });
   await new Promise<void>((resolve, reject) => {
     app.server.once('error', reject);
     app.server.listen(config.port, config.host, resolve);
@@ -62,6 +66,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clearTimeout(cut);
       }
       await bus.close();
+      await limits.close();
       await db.close();
     },
   };

@@ -9,6 +9,8 @@ import type { EventBus } from './modules/events/bus.js';
 import { createEventService } from './modules/events/service.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createLessonService } from './modules/lessons/service.js';
+import type { RateLimitStore } from './modules/limits/index.js';
+import { createLimitService } from './modules/limits/service.js';
 import { createUserService } from './modules/users/service.js';
 import { createWebhookService } from './modules/webhooks/service.js';
 
@@ -19,6 +21,8 @@ export interface ServiceDeps {
   config: Config;
   /** Live events of this instance (subscriptions). */
   bus: EventBus;
+  /** Rate-limit counters (in-process, or Redis shared by every instance). */
+  limits: RateLimitStore;
   log: Logger;
 }
 
@@ -32,6 +36,7 @@ export function createServices(deps: ServiceDeps) {
     webhooks: createWebhookService(deps),
     apiKeys: createApiKeyService(deps),
     events: createEventService(deps),
+    limits: createLimitService(deps),
   };
 }
 

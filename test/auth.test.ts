@@ -9,6 +9,7 @@ import { client, type Client, type Reply } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { expectError } from './support/assert.js';
 import { sql as sqlOn } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 const JWT_SECRET = 'auth-test-secret-0123456789-abcdefghijklmnop';
 const MISSING_OR_INVALID = { error: true, code: 403, message: 'Missing or invalid token' };
@@ -117,7 +118,7 @@ beforeAll(async () => {
     kind: 'postgres',
     // A known secret lets tests sign their own (expired, forged) tokens. The general rate limit is
     // raised so that the many unauthenticated requests of this file never trip it.
-    env: { JWT_SECRET, RATE_LIMIT_FREE: '100000', RATE_LIMIT_PRO: '100000' },
+    env: { JWT_SECRET, ...NO_RATE_LIMITS },
   });
   api = client(server.url);
   secrets.add(JWT_SECRET);

@@ -40,6 +40,11 @@ describe('loadConfig defaults', () => {
     expect(config.accessTokenTtl).toBe(86_400);
     expect(config.refreshTokenTtl).toBe(2_592_000);
     expect(config.rateLimit).toEqual({ free: 100, pro: 600, windowSeconds: 60 });
+    expect(config.operationLimits).toEqual({
+      login: { max: 20, windowMs: 60_000 },
+      register: { max: 10, windowMs: 3_600_000 },
+      recordPageView: { max: 120, windowMs: 60_000 },
+    });
     expect(config.trustProxy).toBe(false);
     expect(config.bodyLimitBytes).toBe(1_048_576);
     expect(config.webhook.retryScheduleMs).toHaveLength(7);
@@ -69,12 +74,18 @@ describe('loadConfig defaults', () => {
       JWT_SECRET: SECRET, ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '3600', RATE_LIMIT_FREE: '5', RATE_LIMIT_PRO: '50',
       RATE_LIMIT_WINDOW_S: '10', TRUST_PROXY: 'true', BODY_LIMIT_BYTES: '2048', WEBHOOK_RETRY_SCHEDULE: '1s,2m',
       WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', EVENT_RETENTION_DAYS: '30', SEED: 'never',
+      RATE_LIMIT_LOGIN: '5/30s', RATE_LIMIT_REGISTER: '3/2h', RATE_LIMIT_PAGE_VIEWS: '1000/1m',
     });
     expect(config).toMatchObject({
       env: 'test', host: '0.0.0.0', port: 0, databaseUrl: PG, dataDir, redisUrl: 'redis://cache:6379',
       accessTokenTtl: 900, refreshTokenTtl: 3600, rateLimit: { free: 5, pro: 50, windowSeconds: 10 }, trustProxy: true,
       bodyLimitBytes: 2048, webhook: { retryScheduleMs: [1_000, 120_000], timeoutMs: 500, allowPrivateTargets: false },
       eventRetentionDays: 30, seed: false,
+      operationLimits: {
+        login: { max: 5, windowMs: 30_000 },
+        register: { max: 3, windowMs: 7_200_000 },
+        recordPageView: { max: 1000, windowMs: 60_000 },
+      },
     });
     expect(new TextDecoder().decode(config.jwtSecret)).toBe(SECRET);
   });
@@ -145,6 +156,9 @@ describe('loadConfig rejects bad values, naming the variable', () => {
     ['RATE_LIMIT_FREE', { RATE_LIMIT_FREE: '0' }],
     ['RATE_LIMIT_PRO', { RATE_LIMIT_PRO: 'lots' }],
     ['RATE_LIMIT_WINDOW_S', { RATE_LIMIT_WINDOW_S: '-60' }],
+    ['RATE_LIMIT_LOGIN', { RATE_LIMIT_LOGIN: '20' }],
+    ['RATE_LIMIT_REGISTER', { RATE_LIMIT_REGISTER: '0/1h' }],
+    ['RATE_LIMIT_PAGE_VIEWS', { RATE_LIMIT_PAGE_VIEWS: '10/soon' }],
     ['BODY_LIMIT_BYTES', { BODY_LIMIT_BYTES: '1MB' }],
     ['EVENT_RETENTION_DAYS', { EVENT_RETENTION_DAYS: '0' }],
     ['NODE_ENV', { NODE_ENV: 'staging' }],

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 describe('subscription before webhook', () => {
   let server: TestServer;
@@ -24,7 +25,7 @@ describe('subscription before webhook', () => {
       res.writeHead(200).end();
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    server = await startTestServer({ env: { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' } });
+    server = await startTestServer({ env: NO_RATE_LIMITS });
     api = client(server.url);
   });
   afterAll(async () => {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client, type Reply } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 let server: TestServer;
 let api: Client;
@@ -15,7 +16,7 @@ let grace: string; // MEMBER, FREE
 
 beforeAll(async () => {
   // Budgets high enough that the ~100 requests of this file never meet a rate limit.
-  server = await startTestServer({ env: { RATE_LIMIT_FREE: '100000', RATE_LIMIT_PRO: '100000' } });
+  server = await startTestServer({ env: NO_RATE_LIMITS });
   api = client(server.url);
   ada = (await api.loginAs('ada')).token;
   grace = (await api.loginAs('grace')).token;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../src/http/routes.js';
 import { client, type Client, type Reply } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
-const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
 const DOC_ID = 'https://learnstream.test/openapi.json';
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 // ajv-formats is CommonJS: depending on the interop, the plugin is the default import or its `default`.
@@ -95,7 +95,7 @@ describe('GET /api/openapi.json', () => {
       const operation = doc.paths[route.path]![route.method.toLowerCase()]!;
       expect(operation.operationId).toBe(route.operationId);
       expect(operation.tags).toEqual([route.tag]);
-      expect(operation.security).toEqual(route.auth ? [{ bearerAuth: [] }] : []);
+      expect(operation.security).toEqual(route.auth ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : []);
       if (route.roles) expect((operation as Operation & { description?: string }).description).toMatch(/ADMIN/);
     }
     // The contract's routes, spelled out (so a route dropped from routes.ts is noticed too).

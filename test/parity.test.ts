@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 let server: TestServer;
 let api: Client;
@@ -10,7 +11,7 @@ let ada: string; // ADMIN: sees drafts
 let grace: string; // MEMBER
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { RATE_LIMIT_FREE: '100000', RATE_LIMIT_PRO: '100000' } });
+  server = await startTestServer({ env: NO_RATE_LIMITS });
   api = client(server.url);
   ada = (await api.loginAs('ada')).token;
   grace = (await api.loginAs('grace')).token;

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { PG_ADMIN_URL, startTestServer, type TestServer } from './support/server.js';
 import { expectError } from './support/assert.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 /** Rate limits are not what these tests are about: keep them out of the way. */
-const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
 
 /**
  * Sends a body with `transfer-encoding: chunked` (no Content-Length): `first` at once, then

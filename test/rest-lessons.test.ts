@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { expectError } from './support/assert.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
-const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const LESSON_KEYS = ['authorId', 'body', 'createdAt', 'id', 'publishedAt', 'status', 'summary', 'title', 'updatedAt'];
 

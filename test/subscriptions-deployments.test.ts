@@ -5,9 +5,10 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from './support/http.js';
 import { sql, startTestServer, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const env = { REDIS_URL, RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
+const env = { REDIS_URL, ...NO_RATE_LIMITS };
 
 describe('two deployments on one Redis', () => {
   let mine: TestServer;

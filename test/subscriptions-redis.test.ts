@@ -19,6 +19,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { createPgDatabase } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -81,8 +82,7 @@ async function startInstance(name: string, env: Record<string, string>): Promise
       DATA_DIR: dataDir,
       JWT_SECRET: SECRET,
       LOG_LEVEL: 'info',
-      RATE_LIMIT_FREE: '1000000',
-      RATE_LIMIT_PRO: '1000000',
+      ...NO_RATE_LIMITS,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

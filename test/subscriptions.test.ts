@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { sql, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 const EVENTS = `subscription($types: [String!], $after: ID) {
   events(types: $types, after: $after) { id event timestamp lessonId userId path }
@@ -23,7 +24,6 @@ const DEADLINE_MS = 15_000;
 /** How long to keep listening when asserting that nothing more arrives. */
 const QUIET_MS = 600;
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const RATE_ENV = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
 
 interface Ev {
   id: string;
@@ -159,7 +159,7 @@ interface Harness {
 function useServer(kind: DatabaseKind): Harness {
   const h = { subs: [] as Sub[] } as Harness;
   beforeAll(async () => {
-    h.server = await startTestServer({ kind, env: RATE_ENV });
+    h.server = await startTestServer({ kind, env: NO_RATE_LIMITS });
     h.api = client(h.server.url);
     h.ada = (await h.api.loginAs('ada')).token;
     h.adaId = (await h.api.get('/api/v1/user/me', { token: h.ada })).body.id as string;
@@ -414,7 +414,7 @@ describe('Subscription.events on PostgreSQL', () => {
     // Everything is past retention; a second instance starting on the database runs retention at once.
     await sql(h.server, `UPDATE "Event" SET "createdAt" = now() - interval '30 days'`);
     const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-test-'));
-    const second = await startTestServer({ kind: 'postgres', env: RATE_ENV, reuse: { dataDir, databaseUrl: h.server.databaseUrl! } });
+    const second = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS, reuse: { dataDir, databaseUrl: h.server.databaseUrl! } });
     try {
       await waitFor(() => second.logs.some((l) => l.msg === 'events past retention deleted'), 'retention', () => 'no retention line');
     } finally {

@@ -10,8 +10,8 @@ import { postOnce, PrivateTargetError } from '../src/modules/webhooks/http-post.
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../src/modules/webhooks/retry-after.js';
 import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
-const NO_RATE_LIMITS = { RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000' };
 const SCHEDULE_MS = [100, 200, 300];
 /** Generous enough that a loaded machine does not time out a healthy receiver. */
 const TIMEOUT_MS = 1_000;

@@ -13,6 +13,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { createPgDatabase } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const SECRET = 'a-webhook-process-test-secret-of-32-chars';
@@ -133,7 +134,7 @@ async function environment(webhook: Record<string, string>): Promise<{ env: Reco
   return {
     env: {
       NODE_ENV: 'development', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: db.url, JWT_SECRET: SECRET,
-      RATE_LIMIT_FREE: '1000000', RATE_LIMIT_PRO: '1000000', ...webhook,
+      ...NO_RATE_LIMITS, ...webhook,
     },
     query: async <T,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
   };

@@ -6,7 +6,9 @@ import type { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { RequestContext } from '../context.js';
+import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { RATE_LIMITED_MESSAGE } from '../modules/limits/service.js';
 import { createSharedSubscribe } from '../modules/events/shared-execution.js';
 import { formatGraphQLError, type createOperationCache } from './http.js';
 import { schema } from './schema.js';
@@ -22,11 +24,14 @@ export function attachGraphQLWebSocket({
   log,
   operations,
   contextFor,
+  admit,
 }: {
   server: Server;
   log: Logger;
   operations: ReturnType<typeof createOperationCache>;
   contextFor(request: IncomingMessage, authorization: string | undefined): RequestContext;
+  /** Counts one operation against the caller's rate-limit budget; false when refused. */
+  admit(context: RequestContext): Promise<boolean>;
 }) {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatGraphQLError(e, log).toJSON());
@@ -41,7 +46,9 @@ export function attachGraphQLWebSocket({
         ctx.extra.context = contextFor(ctx.extra.request, authorization);
         return true;
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
+        const context = ctx.extra.context!;
+        if (!(await admit(context))) return [formatGraphQLError(new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE), log)];
         let document;
         try {
           document = operations.parse(payload.query);
@@ -55,7 +62,7 @@ export function attachGraphQLWebSocket({
           document,
           variableValues: payload.variables,
           operationName: payload.operationName,
-          contextValue: ctx.extra.context,
+          contextValue: context,
         };
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),

@@ -36,6 +36,23 @@ const errorSchema: JsonSchema = {
   additionalProperties: false,
 };
 
+/** The rate-limit headers on every limited response (none for Enterprise callers). */
+const rateLimitHeaders: Record<string, JsonSchema> = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+const headerComponents: Record<string, JsonSchema> = {
+  'RateLimit-Policy': { description: 'The caller\'s quota: `<limit>;w=<window seconds>` (IETF draft)', schema: { type: 'string' } },
+  RateLimit: { description: '`limit=<l>, remaining=<r>, reset=<seconds until a slot frees>` (IETF draft)', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per rolling window', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'When the next slot frees (unix seconds)', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+};
+
 function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
   if (!schema) return [];
   const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -65,12 +82,14 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     const responses: Record<string, JsonSchema> = {
       [route.success.status]: {
         description: route.success.description,
+        headers: rateLimitHeaders,
         ...(route.success.schema ? { content: { 'application/json': { schema: toSchema(route.success.schema, 'output') } } } : {}),
       },
     };
     for (const code of errors) {
       responses[code] = {
         description: errorDescriptions[code] ?? 'Error',
+        ...(code === 429 ? { headers: { ...rateLimitHeaders, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
@@ -79,7 +98,7 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
       summary: route.summary,
       ...(route.roles ? { description: `Only for ${route.roles.join(', ')} (403 \`Forbidden\` for other users).` } : {}),
       tags: [route.tag],
-      ...(route.auth ? { security: [{ bearerAuth: [] }] } : { security: [] }),
+      ...(route.auth ? { security: [{ bearerAuth: [] }, { apiKeyHeader: [] }] } : { security: [] }),
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
@@ -92,14 +111,20 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     info: {
       title: 'Learnstream API',
       version: '1.0.0',
-      description: 'REST surface of Learnstream. Every error is `{error: true, code, message}` with HTTP status equal to `code`.',
+      description:
+        'REST surface of Learnstream. Every error is `{error: true, code, message}` with HTTP status equal to `code`. ' +
+        'Every route except /healthz and /readyz draws on the caller\'s rolling rate-limit budget (see the RateLimit headers).',
     },
     servers: [{ url: '/' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas: { Error: errorSchema },
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      headers: headerComponents,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An access token (JWT) or an API key (`lp_…`)' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`lp_…`), acting as its owner' },
+      },
     },
   };
 }

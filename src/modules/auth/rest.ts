@@ -8,7 +8,10 @@ export const authRoutes = [
     body: loginInput,
     success: { status: 200, description: 'A token pair', schema: tokenPair },
     errors: [400, 401, 429],
-    handler: ({ body, ctx }) => ctx.services.auth.login(body),
+    handler: async ({ body, ctx }) => {
+      await ctx.services.limits.guard('login', ctx.ip);
+      return ctx.services.auth.login(body);
+    },
   }),
   defineRoute({
     method: 'POST', path: '/api/auth/register', operationId: 'register', tag: 'auth', auth: false,
@@ -16,7 +19,10 @@ export const authRoutes = [
     body: registerInput,
     success: { status: 201, description: 'The new user and a token pair', schema: registerResult },
     errors: [400, 409],
-    handler: ({ body, ctx }) => ctx.services.auth.register(body),
+    handler: async ({ body, ctx }) => {
+      await ctx.services.limits.guard('register', ctx.ip);
+      return ctx.services.auth.register(body);
+    },
   }),
   defineRoute({
     method: 'POST', path: '/api/auth/refresh', operationId: 'refreshToken', tag: 'auth', auth: false,

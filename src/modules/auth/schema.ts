@@ -28,7 +28,10 @@ builder.mutationFields((t) => ({
   login: t.field({
     type: AuthPayload,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) => ctx.services.auth.login(args),
+    resolve: async (_, args, ctx) => {
+      await ctx.services.limits.guard('login', ctx.ip);
+      return ctx.services.auth.login(args);
+    },
   }),
   register: t.field({
     type: RegisterPayload,
@@ -37,7 +40,10 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),
     },
-    resolve: (_, args, ctx) => ctx.services.auth.register(args),
+    resolve: async (_, args, ctx) => {
+      await ctx.services.limits.guard('register', ctx.ip);
+      return ctx.services.auth.register(args);
+    },
   }),
   refreshToken: t.field({
     type: AuthPayload,

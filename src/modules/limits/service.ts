@@ -1,0 +1,122 @@
+// Rate limits, written once for every transport (REST, GraphQL over HTTP, SSE and WebSocket):
+// - the tier budget: one rolling window per caller (per user when authenticated, an API key
+//   drawing on its owner's budget; per client address otherwise, at the Free limit);
+// - operation limits: per client address on the sensitive operations (login, register,
+//   recordPageView), on top of the budget, through @envelop/rate-limiter's core field limiter.
+// Both count on one RateLimitStore (in-process, or Redis shared by every instance).
+import { getGraphQLRateLimiter } from '@envelop/rate-limiter/get-graphql-rate-limiter';
+import { Store } from '@envelop/rate-limiter/store';
+import type { Identity } from '@envelop/rate-limiter/types';
+import type { LimitedOperation, Config } from '../../config.js';
+import type { Caller } from '../../context.js';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { Decision, RateLimitStore } from './store.js';
+
+export const RATE_LIMITED_MESSAGE = 'Rate limit exceeded';
+
+/** The outcome of counting one request against its caller's budget. */
+export interface Admission {
+  allowed: boolean;
+  /** The contract's limit headers (lower-case names), Retry-After included when refused. */
+  headers: Record<string, string>;
+}
+
+/** How often a failing store is reported in the log while it keeps failing. */
+const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
+
+export function createLimitService({ config, limits, log }: { config: Pick<Config, 'rateLimit' | 'operationLimits'>; limits: RateLimitStore; log: Logger }) {
+  const windowMs = config.rateLimit.windowSeconds * 1000;
+  let lastStoreErrorLoggedAt = 0;
+
+  /**
+   * A failing store (Redis unreachable) lets requests through, without limit headers, rather
+   * than take the whole API down with it; the failure is logged.
+   */
+  async function hit(key: string, limit: number, window: number): Promise<Decision | null> {
+    try {
+      return await limits.hit(key, limit, window);
+    } catch (error) {
+      const now = Date.now();
+      if (now - lastStoreErrorLoggedAt >= STORE_ERROR_LOG_INTERVAL_MS) {
+        lastStoreErrorLoggedAt = now;
+        log.error({ err: error }, 'rate-limit store failed: letting requests through unlimited');
+      }
+      return null;
+    }
+  }
+
+  function headersFor(decision: Decision, windowSeconds: number): Record<string, string> {
+    const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
+    const headers: Record<string, string> = {
+      'ratelimit-policy': `${decision.limit};w=${windowSeconds}`,
+      ratelimit: `limit=${decision.limit}, remaining=${decision.remaining}, reset=${resetSeconds}`,
+      'x-ratelimit-limit': String(decision.limit),
+      'x-ratelimit-remaining': String(decision.remaining),
+      'x-ratelimit-reset': String(Math.ceil((Date.now() + decision.resetMs) / 1000)),
+    };
+    if (!decision.allowed) headers['retry-after'] = String(resetSeconds);
+    return headers;
+  }
+
+  function limitFor(caller: Caller | null): number | null {
+    switch (caller?.tier) {
+      case 'ENTERPRISE':
+        return null;
+      case 'PRO':
+        return config.rateLimit.pro;
+      default:
+        return config.rateLimit.free;
+    }
+  }
+
+  /**
+   * Counts one request (a REST call, a GraphQL request or operation) against the caller's budget.
+   * null when nothing limits it: an Enterprise caller (no headers at all), or a failing store.
+   * A refused request is not counted.
+   */
+  async function admit(caller: Caller | null, address: string): Promise<Admission | null> {
+    const limit = limitFor(caller);
+    if (limit === null) return null;
+    const decision = await hit(caller ? `user:${caller.userId}` : `addr:${address}`, limit, windowMs);
+    return decision && { allowed: decision.allowed, headers: headersFor(decision, config.rateLimit.windowSeconds) };
+  }
+
+  /**
+   * Guards a sensitive operation per client address: throws RATE_LIMITED (429, numeric
+   * Retry-After) when the address has used up the operation's limit in its rolling window.
+   *
+   * @envelop/rate-limiter's core decides (field identity, limit, message), but its stores read
+   * the log and write it back in two steps, which over-admits under concurrency. So the store
+   * handed to it records atomically while reading (RateLimitStore.hit: a Redis script across
+   * instances) and reports the calls before this one; its write step has nothing left to do.
+   */
+  async function guard(operation: LimitedOperation, address: string): Promise<void> {
+    const { max, windowMs: opWindowMs } = config.operationLimits[operation];
+    let decision: Decision | null = null;
+    const store = new (class AtomicStore extends Store {
+      async getForIdentity({ contextIdentity, fieldIdentity }: Identity): Promise<readonly number[]> {
+        decision = await hit(`op:${fieldIdentity}:${contextIdentity}`, max, opWindowMs);
+        // Timestamps inside the window; the core adds this call to them and compares with max.
+        const before = !decision ? 0 : decision.allowed ? decision.limit - decision.remaining - 1 : max;
+        return new Array<number>(before).fill(Date.now());
+      }
+      setForIdentity(): void {
+        // Already recorded (or, when refused, deliberately not) by getForIdentity.
+      }
+    })();
+    const limiter = getGraphQLRateLimiter({
+      identifyContext: (context: { address: string }) => context.address,
+      store,
+      formatError: () => RATE_LIMITED_MESSAGE,
+    });
+    const refused = await limiter(operation, { args: {}, context: { address } }, { max, window: `${opWindowMs}ms` });
+    if (!refused) return;
+    const retryAfterMs = (decision as Decision | null)?.retryAfterMs ?? opWindowMs;
+    throw new AppError('RATE_LIMITED', refused, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } });
+  }
+
+  return { admit, guard };
+}
+
+export type LimitService = ReturnType<typeof createLimitService>;
