@@ -1,0 +1,256 @@
+// LearningClient: one typed method per REST route (grouped as the API groups them), typed
+// GraphQL operations, the live event stream. Calls resolve with the contract's JSON shapes
+// and reject with the typed errors of errors.ts; the retry policy lives in transport.ts.
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+import {
+  DocsDocument,
+  LessonDocument,
+  LessonsDocument,
+  MeDocument,
+  PageViewsDocument,
+  UserDocument,
+} from './documents.js';
+import { EventStream, type EventStreamOptions } from './events.js';
+import type { LessonQuery, LessonsQuery, MeQuery, UserQuery, DocsQuery } from './generated/graphql.js';
+import { Transport, type CallOptions, type FetchLike } from './transport.js';
+import type {
+  ApiKey,
+  CreatedApiKey,
+  CreatedWebhook,
+  CreateLessonInput,
+  CreateWebhookInput,
+  CurrentUser,
+  Doc,
+  Lesson,
+  LoginInput,
+  Page,
+  PageOptions,
+  PageViewFilter,
+  PublicUser,
+  Registration,
+  RegisterInput,
+  TokenPair,
+  UpdateLessonInput,
+  UpdateMeInput,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookDelivery,
+} from './types.js';
+
+export interface LearningClientOptions {
+  /** Where the API is, e.g. `http://127.0.0.1:4000` (no trailing `/api`). */
+  baseUrl: string;
+  /** An API key (`lp_…`, from `apiKeys.create`), sent as `Authorization: Bearer lp_…`. */
+  apiKey?: string;
+  /** Or an access token (JWT, from `auth.login`) instead of an API key. */
+  token?: string;
+  /** The fetch to use [globalThis.fetch]. */
+  fetch?: FetchLike;
+  /** Replay a request refused with 429 after its Retry-After [true]. */
+  retryOnRateLimit?: boolean;
+  /** How many times one call may be replayed [2]. */
+  maxRetries?: number;
+  /** The longest Retry-After worth waiting for; a longer one throws RateLimitError at once [60000]. */
+  maxRetryDelayMs?: number;
+  /** Extra headers for every request (e.g. `x-request-id`). */
+  headers?: Record<string, string>;
+}
+
+/** Any typed GraphQL document: those of this library, or one made with the generated `graphql()`. */
+export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & { toString(): string };
+
+/** Variables may be left out when the operation has none or all are optional. */
+type VariablesArgs<TVariables> = Record<string, never> extends TVariables
+  ? [variables?: TVariables, options?: CallOptions]
+  : [variables: TVariables, options?: CallOptions];
+
+const path = (segment: string) => encodeURIComponent(segment);
+
+/** The public data of a GraphQL lesson connection page. */
+export type LessonConnection = LessonsQuery['lessons'];
+
+/** The typed client of the Learnstream API. */
+export class LearningClient {
+  private readonly transport: Transport;
+
+  /**
+   * @example
+   * const client = new LearningClient({ baseUrl: 'http://127.0.0.1:4000', apiKey: process.env.LEARNSTREAM_API_KEY });
+   * const me = await client.me();
+   */
+  constructor(options: LearningClientOptions) {
+    this.transport = new Transport(options);
+  }
+
+  /** The base URL requests go to. */
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** The current user of the key or token: `{id, name, email, joined, role, tier}`. */
+  me(options?: CallOptions): Promise<CurrentUser> {
+    return this.transport.rest('GET', '/api/v1/user/me', options);
+  }
+
+  /** Renames the current user (emits `user.updated`). */
+  updateMe(input: UpdateMeInput, options?: CallOptions): Promise<CurrentUser> {
+    return this.transport.rest('PATCH', '/api/v1/user/me', { ...options, body: input });
+  }
+
+  /** Sign-in, registration and sessions. These need no key or token. */
+  readonly auth = {
+    /** Signs in with e-mail and password; 401 AuthenticationError when either is wrong. */
+    login: (input: LoginInput, options?: CallOptions): Promise<TokenPair> =>
+      this.transport.rest('POST', '/api/auth/login', { ...options, body: input }),
+    /** Creates an account (MEMBER, FREE) and signs in; 409 ConflictError when the e-mail is taken. */
+    register: (input: RegisterInput, options?: CallOptions): Promise<Registration> =>
+      this.transport.rest('POST', '/api/auth/register', { ...options, body: input }),
+    /** Exchanges a refresh token for a new pair; the old one stops working. */
+    refresh: (refreshToken: string, options?: CallOptions): Promise<TokenPair> =>
+      this.transport.rest('POST', '/api/auth/refresh', { ...options, body: { refreshToken } }),
+    /** Ends the session of a refresh token, and its access tokens with it. */
+    logout: async (refreshToken: string, options?: CallOptions): Promise<void> => {
+      await this.transport.rest('POST', '/api/auth/logout', { ...options, body: { refreshToken } });
+    },
+  };
+
+  readonly users = {
+    /** A user's public data `{id, name, joined}`; NotFoundError when unknown. */
+    get: (id: string, options?: CallOptions): Promise<PublicUser> => this.transport.rest('GET', `/api/users/${path(id)}`, options),
+  };
+
+  readonly lessons = {
+    /** One lesson; NotFoundError when unknown, or a draft the caller may not see. */
+    get: (id: string, options?: CallOptions): Promise<Lesson> => this.transport.rest('GET', '/api/v1/lessons', { ...options, query: { id } }),
+    /** One page of lessons, newest first. */
+    list: (page: PageOptions = {}, options?: CallOptions): Promise<Page<Lesson>> =>
+      this.transport.rest('GET', '/api/v1/lessons', { ...options, query: { limit: page.limit, cursor: page.cursor } }),
+    /** Every lesson, newest first, fetching pages of `limit` as the loop goes. */
+    all: (page: Omit<PageOptions, 'cursor'> = {}, options?: CallOptions): AsyncGenerator<Lesson, void, undefined> =>
+      paginate((cursor) => this.lessons.list({ ...page, cursor }, options)),
+    /** ADMIN: creates a draft. */
+    create: (input: CreateLessonInput, options?: CallOptions): Promise<Lesson> =>
+      this.transport.rest('POST', '/api/v1/lessons', { ...options, body: input }),
+    /** ADMIN: changes a lesson (emits `lesson.updated`). */
+    update: (id: string, input: UpdateLessonInput, options?: CallOptions): Promise<Lesson> =>
+      this.transport.rest('PATCH', '/api/v1/lessons', { ...options, query: { id }, body: input }),
+    /** ADMIN: publishes a draft (emits `lesson.published`); ConflictError when already published. */
+    publish: (id: string, options?: CallOptions): Promise<Lesson> =>
+      this.transport.rest('POST', '/api/v1/lessons/publish', { ...options, query: { id } }),
+  };
+
+  readonly docs = {
+    /** Every documentation page. */
+    list: (options?: CallOptions): Promise<Doc[]> => this.transport.rest('GET', '/api/content/docs', options),
+  };
+
+  readonly analytics = {
+    /** Records one page view (emits `analytics.hit`). */
+    recordPageView: async (pagePath: string, options?: CallOptions): Promise<void> => {
+      await this.transport.rest('POST', '/api/analytics/views', { ...options, body: { path: pagePath } });
+    },
+    /** The total page views of the deployment, optionally for one path and within [from, to). */
+    getPageViews: async (filter: PageViewFilter = {}, options?: CallOptions): Promise<number> => {
+      const { total } = await this.transport.rest<{ total: number }>('GET', '/api/analytics/views', {
+        ...options,
+        query: { path: filter.path, from: filter.from, to: filter.to },
+      });
+      return total;
+    },
+  };
+
+  /** ADMIN: webhook endpoints and their deliveries. */
+  readonly webhooks = {
+    /** Registers an endpoint; the result holds its signing `secret`, shown only here. */
+    create: (input: CreateWebhookInput, options?: CallOptions): Promise<CreatedWebhook> =>
+      this.transport.rest('POST', '/api/v1/webhooks', { ...options, body: input }),
+    /** Every endpoint, newest first (without secrets). */
+    list: async (options?: CallOptions): Promise<Webhook[]> =>
+      (await this.transport.rest<{ items: Webhook[] }>('GET', '/api/v1/webhooks', options)).items,
+    get: (id: string, options?: CallOptions): Promise<Webhook> => this.transport.rest('GET', `/api/v1/webhooks/${path(id)}`, options),
+    /** Changes url, events, description or enabled (enabling clears disabledReason). */
+    update: (id: string, input: UpdateWebhookInput, options?: CallOptions): Promise<Webhook> =>
+      this.transport.rest('PATCH', `/api/v1/webhooks/${path(id)}`, { ...options, body: input }),
+    /** Deletes an endpoint with its deliveries. */
+    delete: async (id: string, options?: CallOptions): Promise<void> => {
+      await this.transport.rest('DELETE', `/api/v1/webhooks/${path(id)}`, options);
+    },
+    /** Queues a signed `webhook.test` ping to this endpoint only; resolves with the delivery. */
+    test: (id: string, options?: CallOptions): Promise<WebhookDelivery> =>
+      this.transport.rest('POST', `/api/v1/webhooks/${path(id)}/test`, options),
+    /** One page of an endpoint's deliveries, newest first, each with its attempts. */
+    deliveries: (id: string, page: PageOptions = {}, options?: CallOptions): Promise<Page<WebhookDelivery>> =>
+      this.transport.rest('GET', `/api/v1/webhooks/${path(id)}/deliveries`, { ...options, query: { limit: page.limit, cursor: page.cursor } }),
+    /** One more attempt of a delivery now, whatever its status. */
+    retryDelivery: (id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery> =>
+      this.transport.rest('POST', `/api/v1/webhooks/${path(id)}/deliveries/${path(deliveryId)}/retry`, options),
+  };
+
+  /** The current user's API keys. */
+  readonly apiKeys = {
+    /** Creates a key; the result holds the key itself (`lp_…`), shown only here. */
+    create: (name: string, options?: CallOptions): Promise<CreatedApiKey> =>
+      this.transport.rest('POST', '/api/v1/api-keys', { ...options, body: { name } }),
+    /** The keys that are not revoked, newest first (without the keys). */
+    list: async (options?: CallOptions): Promise<ApiKey[]> =>
+      (await this.transport.rest<{ items: ApiKey[] }>('GET', '/api/v1/api-keys', options)).items,
+    /** Revokes a key: it stops working at once. */
+    revoke: async (id: string, options?: CallOptions): Promise<void> => {
+      await this.transport.rest('DELETE', `/api/v1/api-keys/${path(id)}`, options);
+    },
+  };
+
+  /**
+   * Runs a GraphQL query or mutation and resolves with its typed `data`; rejects with a
+   * LearningApiError (code: `extensions.code`) when the response has errors.
+   *
+   * @example
+   * const { lesson } = await client.query(LessonDocument, { id });
+   */
+  query<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, ...[variables, options]: VariablesArgs<TVariables>): Promise<TResult> {
+    return this.transport.graphql<TResult>(document.toString(), variables as Record<string, unknown> | undefined, options);
+  }
+
+  /** Typed GraphQL operations (the documents in documents.ts). Not-found is a NotFoundError, as over REST. */
+  readonly graphql = {
+    me: async (options?: CallOptions): Promise<MeQuery['me']> => (await this.query(MeDocument, {}, options)).me,
+    user: async (id: string, options?: CallOptions): Promise<NonNullable<UserQuery['user']>> =>
+      nonNull((await this.query(UserDocument, { id }, options)).user),
+    lesson: async (id: string, options?: CallOptions): Promise<NonNullable<LessonQuery['lesson']>> =>
+      nonNull((await this.query(LessonDocument, { id }, options)).lesson),
+    /** A page of the lessons connection, newest first: `first` (1-100, default 20) after the cursor `after`. */
+    lessons: async (page: { first?: number; after?: string } = {}, options?: CallOptions): Promise<LessonConnection> =>
+      (await this.query(LessonsDocument, page, options)).lessons,
+    docs: async (options?: CallOptions): Promise<DocsQuery['docs']> => (await this.query(DocsDocument, {}, options)).docs,
+    pageViews: async (filter: PageViewFilter = {}, options?: CallOptions): Promise<number> => {
+      const iso = (d: string | Date | undefined) => (d instanceof Date ? d.toISOString() : d);
+      return (await this.query(PageViewsDocument, { path: filter.path, from: iso(filter.from), to: iso(filter.to) }, options)).pageViews;
+    },
+  };
+
+  /**
+   * The live event stream. It reconnects by itself after a dropped connection, resuming after
+   * the last event it handed out, so no event is missed or repeated.
+   *
+   * @example
+   * for await (const event of client.events({ types: ['lesson.published'] })) console.log(event.lessonId);
+   */
+  events(options: EventStreamOptions = {}): EventStream {
+    return new EventStream(this.transport, options);
+  }
+}
+
+/** The server answers null only together with an error, which has been thrown by then. */
+function nonNull<T>(value: T | null): T {
+  if (value === null) throw new Error('GraphQL: null without an error');
+  return value;
+}
+
+async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    yield* page.items;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}

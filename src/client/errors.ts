@@ -1,0 +1,181 @@
+// The client's typed errors. One base class, LearningApiError, for every refusal the API sends,
+// REST or GraphQL; a few subclasses for what callers branch on (auth, not found, validation,
+// conflict, rate limit). `status` is always the HTTP status a REST call would have had, so
+// code can check `status` without caring which transport raised it; `code` keeps the transport's
+// own vocabulary: the contract's numeric code for REST, `extensions.code` (a string) for GraphQL.
+
+/** One entry of a GraphQL response's `errors`, as the server sends it. */
+export interface GraphQLErrorItem {
+  message: string;
+  path?: readonly (string | number)[];
+  extensions?: { code?: string; status?: number; details?: Record<string, unknown>; [key: string]: unknown };
+}
+
+export interface LearningApiErrorInit {
+  status: number;
+  code: number | string;
+  message: string;
+  details?: Record<string, unknown>;
+  requestId?: string;
+  graphQLErrors?: readonly GraphQLErrorItem[];
+  /** GraphQL: the partial `data` that came with the errors. */
+  data?: unknown;
+}
+
+/** The API refused a request. */
+export class LearningApiError extends Error {
+  /** The HTTP status (for a GraphQL error: the contract's status for its code, e.g. 404 for NOT_FOUND). */
+  readonly status: number;
+  /** REST: the contract's numeric code (equal to `status`). GraphQL: `extensions.code`, e.g. `NOT_FOUND`. */
+  readonly code: number | string;
+  /** Machine-readable extras (`details` of the REST body or of `extensions`), e.g. `{field}` for a 400. */
+  readonly details?: Record<string, unknown>;
+  /** The `x-request-id` of the response: quote it when reporting a problem. */
+  readonly requestId?: string;
+  /** GraphQL: every error of the response (this error describes the first). */
+  readonly graphQLErrors?: readonly GraphQLErrorItem[];
+  /** GraphQL: the partial data that came with the errors, if any. */
+  readonly data?: unknown;
+
+  constructor(init: LearningApiErrorInit) {
+    super(init.message);
+    this.name = new.target.name;
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.requestId = init.requestId;
+    this.graphQLErrors = init.graphQLErrors;
+    this.data = init.data;
+  }
+}
+
+/** 401 (wrong e-mail or password, bad refresh token) or 403 (missing, invalid or revoked token or key). */
+export class AuthenticationError extends LearningApiError {}
+
+/** 403 `Forbidden`: authenticated, but not allowed (e.g. a MEMBER managing webhooks). */
+export class PermissionDeniedError extends AuthenticationError {}
+
+/** 404: an unknown user, lesson, webhook, API key or route. */
+export class NotFoundError extends LearningApiError {}
+
+/** 400: a missing, malformed or unknown field. `field` names it when the server says which. */
+export class ValidationError extends LearningApiError {
+  get field(): string | undefined {
+    const field = this.details?.field;
+    return typeof field === 'string' ? field : undefined;
+  }
+}
+
+/** 409: e.g. an e-mail already taken, a lesson already published. */
+export class ConflictError extends LearningApiError {}
+
+/** 429: over the rate limit (or the login throttle). Thrown once retrying is off, spent or would wait too long. */
+export class RateLimitError extends LearningApiError {
+  /** The `Retry-After` of the response, in seconds; undefined when the server sent none. */
+  readonly retryAfterSeconds?: number;
+
+  constructor(init: LearningApiErrorInit & { retryAfterSeconds?: number }) {
+    super(init);
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+}
+
+/** A webhook whose signature, timestamp or body does not check out (see verifyWebhook). */
+export class WebhookVerificationError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WebhookVerificationError';
+  }
+}
+
+const MISSING_OR_INVALID_TOKEN = 'Missing or invalid token';
+
+/** The contract's status for each GraphQL `extensions.code` (when the server did not send `extensions.status`). */
+const STATUS_OF_GRAPHQL_CODE: Record<string, number> = {
+  BAD_USER_INPUT: 400,
+  GRAPHQL_PARSE_FAILED: 400,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  INVALID_CREDENTIALS: 401,
+  UNAUTHENTICATED: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  UNAVAILABLE: 503,
+};
+
+/** Parses a `Retry-After` header: seconds, or an HTTP date. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+type ErrorClass = new (init: LearningApiErrorInit & { retryAfterSeconds?: number }) => LearningApiError;
+
+function classFor(status: number, message: string, graphQLCode?: string): ErrorClass {
+  if (graphQLCode === 'FORBIDDEN' || (graphQLCode === undefined && status === 403 && message !== MISSING_OR_INVALID_TOKEN)) {
+    return PermissionDeniedError;
+  }
+  switch (status) {
+    case 400:
+      return ValidationError;
+    case 401:
+    case 403:
+      return AuthenticationError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return ConflictError;
+    case 429:
+      return RateLimitError;
+    default:
+      return LearningApiError;
+  }
+}
+
+const asRecord = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** The typed error for a REST error response (`{error, code, message, details?}`, or anything else a proxy sent). */
+export function restError(response: Response, body: unknown): LearningApiError {
+  const record = asRecord(body);
+  const message = typeof record?.message === 'string' ? record.message : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const code = typeof record?.code === 'number' ? record.code : response.status;
+  const Class = classFor(response.status, message);
+  return new Class({
+    status: response.status,
+    code,
+    message,
+    details: asRecord(record?.details),
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),
+  });
+}
+
+/** The typed error for a GraphQL response with `errors` (described by the first one). */
+export function graphQLError(errors: readonly GraphQLErrorItem[], response?: Response, data?: unknown): LearningApiError {
+  const first = errors[0] ?? { message: 'GraphQL request failed' };
+  const code = typeof first.extensions?.code === 'string' ? first.extensions.code : undefined;
+  const httpStatus = response && response.status !== 200 ? response.status : undefined;
+  const status =
+    (typeof first.extensions?.status === 'number' ? first.extensions.status : undefined) ??
+    (code !== undefined ? STATUS_OF_GRAPHQL_CODE[code] : undefined) ??
+    httpStatus ??
+    400;
+  const Class = classFor(status, first.message, code ?? '');
+  return new Class({
+    status,
+    code: code ?? 'GRAPHQL_ERROR',
+    message: first.message,
+    details: asRecord(first.extensions?.details),
+    requestId: response?.headers.get('x-request-id') ?? undefined,
+    graphQLErrors: errors,
+    data,
+    retryAfterSeconds: parseRetryAfter(response?.headers.get('retry-after')),
+  });
+}

@@ -1,0 +1,206 @@
+// The live event stream: `for await (const event of client.events())` over the GraphQL
+// subscription `events(types, after)`, served as Server-Sent Events (graphql-sse's client, one
+// HTTP request per connection, its own retries off). The stream remembers the id of the last
+// event it handed out; when a connection drops (network, server restart, a 5xx or a 429) it
+// connects again with `after: <that id>`, and the server replays what was committed meanwhile
+// before going live, so the caller sees every event once, in order, across reconnects.
+// GraphQL errors (a bad `types` name, an expired `after`, a revoked key) end the stream with a
+// typed error: reconnecting would not fix them. `break`, `return()`, `close()` or the signal
+// close the connection.
+import { createClient, NetworkError, type ExecutionResult } from 'graphql-sse';
+import { EventsDocument } from './documents.js';
+import { graphQLError, LearningApiError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
+import { sleep, type Transport } from './transport.js';
+import type { EventType, LearningEvent } from './types.js';
+
+export interface EventStreamOptions {
+  /** Only these events (none: all). */
+  types?: EventType[];
+  /** Start after this event id (`evt_…`): the stored events newer than it are replayed first. */
+  after?: string;
+  /** Closes the stream. */
+  signal?: AbortSignal;
+  /** Consecutive failed connection attempts before the stream gives up with the last error [Infinity]. */
+  maxReconnectAttempts?: number;
+  /** The first delay before reconnecting, doubled after each failed attempt [500]. */
+  reconnectDelayMs?: number;
+  /** The longest delay before reconnecting [15000]. */
+  maxReconnectDelayMs?: number;
+  /** Called each time a connection is established (`reconnect` false for the first). */
+  onConnected?: (info: { reconnect: boolean; after: string | undefined }) => void;
+  /** Called when a connection is lost and another will be tried, with what ended it. */
+  onDisconnected?: (info: { error: unknown; attempt: number; delayMs: number }) => void;
+}
+
+type Item = { kind: 'result'; result: ExecutionResult<{ events: LearningEvent }, unknown> } | { kind: 'end'; error?: unknown };
+
+/** One SSE connection as a pull queue; `next()` resolves with `end` when the connection ends or is closed. */
+function openConnection(
+  sse: ReturnType<typeof createClient>,
+  variables: { types?: EventType[]; after?: string },
+  onConnected: () => void,
+  signal: AbortSignal,
+): { next(): Promise<Item>; close(): void } {
+  const items: Item[] = [];
+  let wake: (() => void) | undefined;
+  const push = (item: Item) => {
+    items.push(item);
+    wake?.();
+  };
+  const unsubscribe = sse.subscribe<{ events: LearningEvent }>(
+    { query: EventsDocument.toString(), variables },
+    {
+      next: (result) => push({ kind: 'result', result }),
+      error: (error) => push({ kind: 'end', error }),
+      complete: () => push({ kind: 'end' }),
+    },
+    { connected: onConnected },
+  );
+  const onAbort = () => push({ kind: 'end' });
+  signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    async next() {
+      while (!items.length) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      return items.shift()!;
+    },
+    close() {
+      signal.removeEventListener('abort', onAbort);
+      unsubscribe();
+    },
+  };
+}
+
+/** A live event stream: an async iterator that reconnects by itself. */
+export class EventStream implements AsyncIterableIterator<LearningEvent> {
+  /** The id of the last event handed out (or the `after` it started from): where a reconnect resumes. */
+  lastEventId: string | undefined;
+  private readonly controller = new AbortController();
+  private readonly inner: AsyncGenerator<LearningEvent, void, undefined>;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly options: EventStreamOptions = {},
+  ) {
+    this.lastEventId = options.after;
+    const { signal } = options;
+    if (signal?.aborted) this.controller.abort();
+    else signal?.addEventListener('abort', () => this.close(), { once: true });
+    this.inner = this.run();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<LearningEvent, void>> {
+    return this.inner.next();
+  }
+
+  /** Closes the connection; a pending `next()` resolves as done. */
+  async return(): Promise<IteratorResult<LearningEvent, void>> {
+    this.close();
+    return this.inner.return(undefined);
+  }
+
+  /** Closes the stream: no more events, no reconnect. */
+  close(): void {
+    this.controller.abort();
+  }
+
+  private async *run(): AsyncGenerator<LearningEvent, void, undefined> {
+    const { transport, options } = this;
+    const signal = this.controller.signal;
+    const maxAttempts = options.maxReconnectAttempts ?? Infinity;
+    const firstDelay = options.reconnectDelayMs ?? 500;
+    const maxDelay = options.maxReconnectDelayMs ?? 15_000;
+    const sse = createClient({
+      url: `${transport.baseUrl}/graphql`,
+      singleConnection: false,
+      retryAttempts: 0,
+      headers: () => transport.headers(),
+      fetchFn: transport.fetch,
+    });
+    let failures = 0;
+    let connections = 0;
+    try {
+      while (!signal.aborted) {
+        const variables = { ...(options.types ? { types: options.types } : {}), ...(this.lastEventId ? { after: this.lastEventId } : {}) };
+        const connection = openConnection(
+          sse,
+          variables,
+          () => {
+            failures = 0;
+            options.onConnected?.({ reconnect: connections++ > 0, after: variables.after });
+          },
+          signal,
+        );
+        let ended: unknown;
+        try {
+          for (;;) {
+            const item = await connection.next();
+            if (item.kind === 'end') {
+              ended = item.error;
+              break;
+            }
+            const { data, errors } = item.result;
+            if (errors?.length) throw graphQLError(errors as unknown as GraphQLErrorItem[]);
+            if (!data?.events) continue;
+            this.lastEventId = data.events.id;
+            yield data.events;
+          }
+        } finally {
+          connection.close();
+        }
+        if (signal.aborted) return;
+
+        // The connection ended without a GraphQL error: try again unless the refusal is final.
+        const refusal = await this.refusal(ended);
+        if (refusal) throw refusal;
+        failures++;
+        if (failures > maxAttempts) {
+          throw ended instanceof Error ? ended : new Error('Event stream: the server ended the connection', { cause: ended });
+        }
+        let delayMs = Math.min(maxDelay, firstDelay * 2 ** (failures - 1));
+        const retryAfter = ended instanceof NetworkError ? parseRetryAfter(ended.response?.headers.get('retry-after')) : undefined;
+        if (retryAfter !== undefined) delayMs = Math.max(delayMs, retryAfter * 1000);
+        options.onDisconnected?.({ error: ended, attempt: failures, delayMs });
+        try {
+          await sleep(delayMs, signal);
+        } catch {
+          return; // closed while waiting
+        }
+      }
+    } finally {
+      this.controller.abort();
+      sse.dispose();
+    }
+  }
+
+  /**
+   * The typed error that ends the stream, or undefined when reconnecting may help: a dropped
+   * connection, a 5xx, or a 429 within the client's retry policy.
+   */
+  private async refusal(error: unknown): Promise<LearningApiError | Error | undefined> {
+    // No error: the server completed the (endless) subscription, e.g. while shutting down.
+    if (error === undefined) return undefined;
+    // graphql-sse reports every transport failure as a NetworkError; anything else is a protocol error.
+    if (!(error instanceof NetworkError)) return error instanceof Error ? error : new Error(String(error));
+    const response = error.response as Response | undefined;
+    if (!response || response.status >= 500) return undefined;
+    let body: unknown;
+    try {
+      const text = await response.text();
+      body = text ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const errors = (body as { errors?: GraphQLErrorItem[] } | undefined)?.errors;
+    const typed = errors?.length ? graphQLError(errors, response) : restError(response, body);
+    if (response.status === 429 && this.transport.retryOnRateLimit) {
+      const seconds = parseRetryAfter(response.headers.get('retry-after')) ?? 1;
+      if (seconds * 1000 <= this.transport.maxRetryDelayMs) return undefined;
+    }
+    return typed;
+  }
+}

@@ -1,0 +1,34 @@
+// The Learnstream client library: the public entry of the package (`import … from 'learnstream'`).
+// A typed client of the REST API (hand-written types that test/client.test.ts holds equal to the
+// server's schemas), GraphQL operations typed by GraphQL Code Generator (./generated, committed),
+// the live event stream over SSE with resume-after-reconnect, and webhook signature checks.
+// Nothing here imports the server: the client runs with fetch, graphql-sse and standardwebhooks.
+export { LearningClient, type LearningClientOptions, type LessonConnection, type TypedDocument } from './client.js';
+export {
+  AuthenticationError,
+  ConflictError,
+  LearningApiError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ValidationError,
+  WebhookVerificationError,
+  type GraphQLErrorItem,
+} from './errors.js';
+export { EventStream, type EventStreamOptions } from './events.js';
+export type { CallOptions, FetchLike } from './transport.js';
+export { verifyWebhook, type WebhookHeaders } from './webhooks.js';
+export * from './documents.js';
+export type {
+  DocsQuery,
+  EventsSubscription,
+  LessonQuery,
+  LessonsQuery,
+  MeQuery,
+  PageViewsQuery,
+  PublishLessonMutation,
+  RecordPageViewMutation,
+  UpdateMeMutation,
+  UserQuery,
+} from './generated/graphql.js';
+export type * from './types.js';

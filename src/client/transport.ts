@@ -1,0 +1,165 @@
+// The client's one way onto the network: builds the URL and headers, sends with the injected
+// fetch, retries what is safe to retry, and turns refusals into typed errors.
+//
+// Retries: a 429 is a request the server refused without acting on it, so it is replayed
+// whatever its method, after the response's Retry-After (unless retryOnRateLimit is false, the
+// retries are spent, or the wait would exceed maxRetryDelayMs: then RateLimitError at once). A
+// 503 with Retry-After is replayed for GET only, since a write may have been cut off half-way.
+// Nothing else is ever retried.
+import { graphQLError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey?: string;
+  token?: string;
+  fetch?: FetchLike;
+  retryOnRateLimit?: boolean;
+  maxRetries?: number;
+  maxRetryDelayMs?: number;
+  headers?: Record<string, string>;
+}
+
+/** Options every call accepts. */
+export interface CallOptions {
+  /** Aborts the request (and any wait before a retry). */
+  signal?: AbortSignal;
+}
+
+export type QueryValue = string | number | boolean | Date | null | undefined;
+
+export interface RestRequest extends CallOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+}
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+/** When a 429 comes without Retry-After (the contract always sends one). */
+const FALLBACK_RETRY_AFTER_S = 1;
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    params.set(key, value instanceof Date ? value.toISOString() : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export class Transport {
+  readonly baseUrl: string;
+  readonly fetch: FetchLike;
+  readonly retryOnRateLimit: boolean;
+  readonly maxRetries: number;
+  readonly maxRetryDelayMs: number;
+  private readonly credential?: string;
+  private readonly extraHeaders: Record<string, string>;
+
+  constructor(options: TransportOptions) {
+    if (!options.baseUrl) throw new TypeError('LearningClient: baseUrl is required');
+    if (options.apiKey && options.token) throw new TypeError('LearningClient: give apiKey or token, not both');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    // Late-bound, so a test or polyfill that replaces globalThis.fetch later is honoured.
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.retryOnRateLimit = options.retryOnRateLimit ?? true;
+    this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    this.credential = options.apiKey ?? options.token;
+    this.extraHeaders = { ...options.headers };
+  }
+
+  /** The headers every request carries: extra headers, then the credential as a bearer token. */
+  headers(): Record<string, string> {
+    return { ...this.extraHeaders, ...(this.credential ? { authorization: `Bearer ${this.credential}` } : {}) };
+  }
+
+  /**
+   * How long to wait before replaying a refused request, or undefined when it must not be
+   * replayed (not retryable, retries spent or off, or the wait would be longer than allowed).
+   */
+  retryDelayMs(response: Response, method: string, attempt: number): number | undefined {
+    if (attempt >= this.maxRetries) return undefined;
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    let seconds: number | undefined;
+    if (response.status === 429 && this.retryOnRateLimit) seconds = retryAfter ?? FALLBACK_RETRY_AFTER_S;
+    else if (response.status === 503 && method === 'GET' && retryAfter !== undefined) seconds = retryAfter;
+    if (seconds === undefined) return undefined;
+    const ms = seconds * 1000;
+    return ms > this.maxRetryDelayMs ? undefined : ms;
+  }
+
+  /** Sends one request, replaying it as the retry policy allows; returns the final response and its parsed body. */
+  async send(method: string, url: string, init: RequestInit & CallOptions): Promise<{ response: Response; body: unknown }> {
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.fetch(url, { ...init, method });
+      const delay = response.ok ? undefined : this.retryDelayMs(response, method, attempt);
+      if (delay === undefined) return { response, body: await readBody(response) };
+      await response.body?.cancel();
+      await sleep(delay, init.signal ?? undefined);
+    }
+  }
+
+  /** A REST call: resolves with the parsed body (undefined for 204), rejects with a LearningApiError. */
+  async rest<T>(method: string, path: string, request: RestRequest = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...this.headers() };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.body);
+    }
+    const { response, body: parsed } = await this.send(method, `${this.baseUrl}${path}${queryString(request.query)}`, {
+      headers,
+      body,
+      signal: request.signal,
+    });
+    if (!response.ok) throw restError(response, parsed);
+    return parsed as T;
+  }
+
+  /** A GraphQL operation over POST /graphql: resolves with `data`, rejects with a LearningApiError when `errors` is not empty. */
+  async graphql<T>(query: string, variables: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<T> {
+    const { response, body } = await this.send('POST', `${this.baseUrl}/graphql`, {
+      headers: {
+        accept: 'application/graphql-response+json, application/json',
+        'content-type': 'application/json',
+        ...this.headers(),
+      },
+      body: JSON.stringify({ query, variables }),
+      signal: options.signal,
+    });
+    const result = body && typeof body === 'object' ? (body as { data?: T | null; errors?: GraphQLErrorItem[] }) : undefined;
+    if (result?.errors?.length) throw graphQLError(result.errors, response, result.data ?? undefined);
+    if (!response.ok || !result || result.data === undefined || result.data === null) throw restError(response, body);
+    return result.data;
+  }
+}
