@@ -7,24 +7,16 @@
 //   positions a newer event (it fills the gap). That is why several instances need Redis.
 // The Redis server may be shared with other test runs; each deployment (database) has its own
 // channel, and assertions still only look at the ids this test created.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { createPgDatabase } from './support/server.js';
+import { processPool, TEST_REDIS_URL, type Instance } from './support/process.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const SECRET = 'a-subscriptions-test-secret-of-32-chars-at-least';
-const START_DEADLINE_MS = 90_000;
+const REDIS_URL = TEST_REDIS_URL;
 const DEADLINE_MS = 15_000;
 /** How long to keep listening when asserting that something did not arrive. */
 const QUIET_MS = 700;
@@ -46,76 +38,18 @@ interface Sub {
   close(): void;
 }
 
-const children = new Set<ChildProcess>();
-const cleanups: (() => Promise<unknown>)[] = [];
+const pool = processPool();
 const subs: Sub[] = [];
 
 afterAll(async () => {
   for (const s of subs) s.close();
-  for (const proc of children) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-  await Promise.all(
-    [...children].map((proc) => new Promise((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve(null) : proc.once('close', resolve)))),
-  );
-  for (const cleanup of cleanups.reverse()) await cleanup();
+  await pool.cleanup();
 }, 60_000);
 
-interface Instance {
-  name: string;
-  proc: ChildProcess;
-  url: string;
-  api: Client;
-  output(): string;
-}
-
-/** Starts `node --import tsx src/main.ts` with exactly `env` (plus PATH/HOME) and waits for "listening". */
-async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-subs-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? tmpdir(),
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      JWT_SECRET: SECRET,
-      LOG_LEVEL: 'info',
-      ...NO_RATE_LIMITS,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(proc);
-  proc.on('close', () => children.delete(proc));
-  let out = '';
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  const deadline = Date.now() + START_DEADLINE_MS;
-  for (;;) {
-    const line = out
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.msg === 'listening');
-    if (line) {
-      const url = line.url as string;
-      return { name, proc, url, api: client(url), output: () => out };
-    }
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${name} exited before listening:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`${name}: no "listening" line within ${START_DEADLINE_MS} ms:\n${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
+/** Two instances on one fresh database, with NO_RATE_LIMITS and `env`. */
 async function cluster(env: Record<string, string>): Promise<{ a: Instance; b: Instance; db: string }> {
-  const db = await createPgDatabase();
-  cleanups.push(() => db.drop());
-  // One after the other: the first migrates and seeds, the second finds it done.
-  const a = await startInstance('A', { DATABASE_URL: db.url, ...env });
-  const b = await startInstance('B', { DATABASE_URL: db.url, ...env });
-  return { a, b, db: db.url };
+  const { a, b, databaseUrl } = await pool.cluster({ ...NO_RATE_LIMITS, ...env });
+  return { a, b, db: databaseUrl };
 }
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
