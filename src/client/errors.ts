@@ -26,7 +26,10 @@ export interface LearningApiErrorInit {
 export class LearningApiError extends Error {
   /** The HTTP status (for a GraphQL error: the contract's status for its code, e.g. 404 for NOT_FOUND). */
   readonly status: number;
-  /** REST: the contract's numeric code (equal to `status`). GraphQL: `extensions.code`, e.g. `NOT_FOUND`. */
+  /**
+   * REST: the contract's numeric code (equal to `status`). GraphQL: `extensions.code`, e.g.
+   * `NOT_FOUND`, or `GRAPHQL_VALIDATION_FAILED` for a document the GraphQL layer refused.
+   */
   readonly code: number | string;
   /** Machine-readable extras (`details` of the REST body or of `extensions`), e.g. `{field}` for a 400. */
   readonly details?: Record<string, unknown>;
@@ -60,9 +63,13 @@ export class NotFoundError extends LearningApiError {}
 
 /** 400: a missing, malformed or unknown field. `field` names it when the server says which. */
 export class ValidationError extends LearningApiError {
-  get field(): string | undefined {
-    const field = this.details?.field;
-    return typeof field === 'string' ? field : undefined;
+  /** The field the server names, e.g. `title` or `query.limit` (GraphQL: the argument). */
+  readonly field?: string;
+
+  constructor(init: LearningApiErrorInit) {
+    super(init);
+    const field = init.details?.field;
+    this.field = typeof field === 'string' ? field : undefined;
   }
 }
 
@@ -160,17 +167,20 @@ export function restError(response: Response, body: unknown): LearningApiError {
 /** The typed error for a GraphQL response with `errors` (described by the first one). */
 export function graphQLError(errors: readonly GraphQLErrorItem[], response?: Response, data?: unknown): LearningApiError {
   const first = errors[0] ?? { message: 'GraphQL request failed' };
-  const code = typeof first.extensions?.code === 'string' ? first.extensions.code : undefined;
+  // The server codes every error of its own; one without a code and without a path is the
+  // GraphQL layer refusing the request itself (syntax, unknown field, missing variable).
+  const code =
+    typeof first.extensions?.code === 'string' ? first.extensions.code : first.path ? 'GRAPHQL_ERROR' : 'GRAPHQL_VALIDATION_FAILED';
   const httpStatus = response && response.status !== 200 ? response.status : undefined;
   const status =
     (typeof first.extensions?.status === 'number' ? first.extensions.status : undefined) ??
-    (code !== undefined ? STATUS_OF_GRAPHQL_CODE[code] : undefined) ??
+    STATUS_OF_GRAPHQL_CODE[code] ??
     httpStatus ??
-    400;
-  const Class = classFor(status, first.message, code ?? '');
+    500;
+  const Class = classFor(status, first.message, code);
   return new Class({
     status,
-    code: code ?? 'GRAPHQL_ERROR',
+    code,
     message: first.message,
     details: asRecord(first.extensions?.details),
     requestId: response?.headers.get('x-request-id') ?? undefined,
