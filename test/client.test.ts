@@ -705,7 +705,13 @@ describe('LearningClient against the real server', () => {
       const keyed = new LearningClient({ baseUrl: server.url, apiKey: adaKey.key, fetch: net.fetch });
       const prefix = unique('client-resume');
       const disconnects: unknown[] = [];
-      const stream = keyed.events({ types: ['analytics.hit'], reconnectDelayMs: 50, onDisconnected: ({ error }) => disconnects.push(error) });
+      const connects: { reconnect: boolean; after: string | undefined }[] = [];
+      const stream = keyed.events({
+        types: ['analytics.hit'],
+        reconnectDelayMs: 50,
+        onConnected: (info) => connects.push(info),
+        onDisconnected: ({ error }) => disconnects.push(error),
+      });
       const sub = collect(stream);
       try {
         await goLive(sub, recordAsAnon, prefix);
@@ -724,6 +730,7 @@ describe('LearningClient against the real server', () => {
         await sub.until('the live event after the reconnect', (evs) => evs.some((e) => e.path === `${prefix}/live/0`));
 
         expect(net.connections.map((c) => c.variables.after)).toEqual([undefined, lastBefore]);
+        expect(connects).toEqual([{ reconnect: false, after: undefined }, { reconnect: true, after: lastBefore }]);
         const paths = sub.events.map((e) => e.path).filter((p) => p?.startsWith(`${prefix}/`) && !p.startsWith(`${prefix}/probe/`));
         expect(paths).toEqual([0, 1, 2].map((i) => `${prefix}/before/${i}`).concat([0, 1, 2].map((i) => `${prefix}/gap/${i}`), `${prefix}/live/0`));
         const ids = sub.events.map((e) => e.id);

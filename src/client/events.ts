@@ -131,7 +131,8 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
           variables,
           () => {
             failures = 0;
-            options.onConnected?.({ reconnect: connections++ > 0, after: variables.after });
+            const reconnect = connections++ > 0;
+            options.onConnected?.({ reconnect, after: variables.after });
           },
           signal,
         );
