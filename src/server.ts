@@ -39,7 +39,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   // Instances of one deployment (one database) share the event channel and the rate-limit counters.
   const databaseIdentity = config.databaseUrl ?? config.dataDir;
-  const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(databaseIdentity) });
+  const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(databaseIdentity), log });
   const limits = createRateLimitStore({ redisUrl: config.redisUrl, prefix: rateLimitPrefix(databaseIdentity) });
   const app = createApp({ config, db, bus, limits, log });
   await new Promise<void>((resolve, reject) => {

@@ -284,3 +284,21 @@ describe('operation limits per address (login 3/1m, register 2/1h, page views 3/
     expect(total.body).toEqual({ total: 3 });
   });
 });
+
+describe('when the shared counters are unreachable', () => {
+  it('lets requests through without limit headers, promptly, and says so in the log', async () => {
+    // Nothing listens on port 1: every hit fails at once (no offline queue).
+    const server = await startTestServer({ env: { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_FREE: '1' } });
+    try {
+      const api = client(server.url);
+      const replies = [await api.get('/api/content/docs'), await api.get('/api/content/docs')];
+      expect(replies.map((r) => r.status)).toEqual([200, 200]);
+      for (const name of LIMIT_HEADERS) expect(replies[1]!.headers.get(name)).toBeNull();
+      expect(server.logs.some((l) => l.msg === 'rate-limit store failed: letting requests through unlimited')).toBe(true);
+      // The event bus's connections report the outage in the log too (not as unhandled errors).
+      expect(server.logs.some((l) => String(l.msg).startsWith('event bus: Redis unreachable'))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
+import type { Logger } from '../../logger.js';
 import type { EventPayload } from './outbox.js';
 
 /** The deployment's channel: derived from where its events are stored, never from secrets in the clear. */
@@ -87,7 +88,7 @@ function createFanOut(onFirst?: () => void, onLast?: () => void) {
  * `channel` names the stream on Redis: every instance of one deployment (one database) must use
  * the same one, and no other deployment sharing the Redis server may (see eventChannel).
  */
-export function createEventBus({ redisUrl, channel }: { redisUrl?: string; channel: string }): EventBus {
+export function createEventBus({ redisUrl, channel, log }: { redisUrl?: string; channel: string; log?: Logger }): EventBus {
   if (!redisUrl) {
     const fanOut = createFanOut();
     return {
@@ -98,6 +99,15 @@ export function createEventBus({ redisUrl, channel }: { redisUrl?: string; chann
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
+  // ioredis reconnects on its own; while Redis is unreachable, say so every 10 s, not per attempt.
+  let lastErrorLoggedAt = 0;
+  for (const connection of [publishClient, subscribeClient]) {
+    connection.on('error', (error: Error) => {
+      if (Date.now() - lastErrorLoggedAt < 10_000) return;
+      lastErrorLoggedAt = Date.now();
+      log?.error({ err: error }, 'event bus: Redis unreachable, live events are not shared until it is back');
+    });
+  }
   const pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
   // One listener on the Redis channel while this instance has subscribers, fanned out locally.
   let source: AsyncIterableIterator<PositionedEvent> | undefined;

@@ -46,7 +46,12 @@ export const DEFAULT_PREFIX = 'learnstream:rl:';
 
 /** `prefix` namespaces the keys: one per deployment sharing a Redis server. */
 export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisUrl: string; prefix?: string }): RateLimitStore {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+  // Without an offline queue a hit fails at once while Redis is unreachable (the limit service
+  // then lets the request through) instead of holding every request until it reconnects.
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', () => {
+    // Reported by the limit service when a hit fails; ioredis keeps reconnecting on its own.
+  });
   redis.defineCommand('learnstreamRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as unknown as WithHit;
   return {
