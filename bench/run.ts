@@ -20,6 +20,12 @@
 // BENCH_ONLY applies to its name, "SSE subscriptions"). Then bench/webhooks.ts measures the webhook
 // delivery worker's throughput (BENCH_WEBHOOKS=0 skips it; BENCH_WEBHOOK_DELIVERIES tunes it;
 // BENCH_ONLY applies to its name, "webhook dispatch").
+// Right after the request scenarios, bench/limits.ts compares req/s with rate limits on and off,
+// on dedicated service processes (BENCH_LIMITS=0 skips it; BENCH_LIMITS_ROUNDS,
+// BENCH_LIMITS_WINDOW_S, BENCH_LIMITS_REDIS_URL, BENCH_LIMITS_GRAPHQL tune it; BENCH_ONLY applies
+// to its name, "rate limits").
+// Rate limits: every service process runs with budgets no scenario reaches (BENCH_RATE_LIMITS), so
+// the scenarios measure served requests, counted as in production, not 429s.
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,11 +37,23 @@ import { load, probe } from './lib/load.js';
 import { machineBusySeconds, readStats, Sampler } from './lib/proc.js';
 import { freePort, startNode, waitForHttp, type Child } from './lib/processes.js';
 import { fixed, mb, table } from './lib/report.js';
+import { BENCH_PRO_LIMIT, LIMITS_GROUP, runLimitsBench, type LimitsBenchResult } from './limits.js';
 import { scenarios, type BenchContext, type Scenario } from './scenarios.js';
 import { runSubscriptionsBench, type SubscriptionsBenchResult } from './subscriptions.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Budgets no scenario reaches (the defaults, 100 and 600 a minute, would answer 429 after a
+ * second). A 1 s window keeps each caller's log of timestamps at ~req/s entries, as small as a
+ * real caller's allows (see bench/limits.ts); counting still happens on every request.
+ */
+const BENCH_RATE_LIMITS = {
+  RATE_LIMIT_FREE: String(BENCH_PRO_LIMIT),
+  RATE_LIMIT_PRO: String(BENCH_PRO_LIMIT),
+  RATE_LIMIT_WINDOW_S: '1',
+};
 
 function intEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -282,24 +300,21 @@ async function main(): Promise<void> {
   cleanups.push({ name: `drop database ${db.name}`, run: db.drop });
   progress(`database ${db.name}`);
 
+  const serviceEnv = (port: number, extra: Record<string, string> = {}) => ({
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    DB_POOL_SIZE: String(settings.poolSize),
+    // warn: no per-request log line (the service logs every request at info).
+    LOG_LEVEL: 'warn',
+    ...BENCH_RATE_LIMITS,
+    ...profiling.env,
+    ...extra,
+  });
   const port = await freePort();
-  const serviceChild = startNode(
-    'service',
-    'src/main.ts',
-    {
-      NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      DB_POOL_SIZE: String(settings.poolSize),
-      // warn: no per-request log line (the service logs every request at info).
-      LOG_LEVEL: 'warn',
-      ...profiling.env,
-    },
-    ROOT,
-    profiling.args,
-  );
+  const serviceChild = startNode('service', 'src/main.ts', serviceEnv(port), ROOT, profiling.args);
   cleanups.push({ name: 'stop service', run: serviceChild.stop });
   const baselineChild = startNode(
     'baseline',
@@ -330,6 +345,36 @@ async function main(): Promise<void> {
   const base = selected.find((s) => s.isBaseline)!;
   if (settings.baselineAgain) outcomes.push(await runScenario(base, baseline, ctx, settings, `${base.name} (again)`));
   for (const t of [service, baseline]) await t.sampler.sample();
+
+  let limits: LimitsBenchResult | undefined;
+  if (intEnv('BENCH_LIMITS', 1, 0) > 0 && (!settings.only || LIMITS_GROUP.includes(settings.only))) {
+    const redisUrl = process.env.BENCH_LIMITS_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    limits = await runLimitsBench({
+      serviceUrl: service.url,
+      // Another instance on the same database and data directory (it skips migrating and seeding).
+      startService: async (name, env) => {
+        const limitsPort = await freePort();
+        const child = startNode(name, 'src/main.ts', serviceEnv(limitsPort, env), ROOT, profiling.args);
+        cleanups.push({ name: `stop ${name}`, run: child.stop });
+        const target: Target = { url: `http://127.0.0.1:${limitsPort}`, child, sampler: new Sampler(child.pid).start() };
+        cleanups.push({ name: `stop sampler ${name}`, run: async () => target.sampler.stop() });
+        await waitForHttp(`${target.url}/healthz`, child, 180_000);
+        return {
+          url: target.url,
+          measure: (scenario, label) => runScenario(scenario, target, ctx, settings, label),
+          stop: async () => {
+            target.sampler.stop();
+            await child.stop();
+          },
+        };
+      },
+      rounds: intEnv('BENCH_LIMITS_ROUNDS', 4, 1),
+      windowSeconds: intEnv('BENCH_LIMITS_WINDOW_S', 1, 1),
+      redisUrl: redisUrl === 'none' || redisUrl === '' ? undefined : redisUrl,
+      graphql: intEnv('BENCH_LIMITS_GRAPHQL', 0, 0) > 0,
+      progress,
+    });
+  }
 
   let subscriptions: SubscriptionsBenchResult | undefined;
   if (intEnv('BENCH_SUBSCRIPTIONS', 1, 0) > 0 && (!settings.only || 'SSE subscriptions'.includes(settings.only))) {
@@ -366,6 +411,7 @@ async function main(): Promise<void> {
 
   const loadAfter = `load average  ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the end)`;
   process.stdout.write(`\n${info}\n${loadAfter}\n\n${report(outcomes, service, baseline, idle)}\n`);
+  if (limits) process.stdout.write(`\n${limits.text}\n`);
   if (subscriptions) process.stdout.write(`\n${subscriptions.text}\n`);
   if (webhooks) process.stdout.write(`\n${webhooks.text}\n`);
   if (process.env.BENCH_JSON) {
@@ -393,6 +439,7 @@ async function main(): Promise<void> {
         problem,
       })),
       rss: Object.fromEntries([service, baseline].map((t) => [t.child.name, { idleKb: idle.get(t), hwmKb: t.sampler.last?.hwmKb }])),
+      ...(limits ? { limits: limits.json } : {}),
       ...(subscriptions ? { subscriptions: subscriptions.json } : {}),
       ...(webhooks ? { webhooks: webhooks.json } : {}),
     };

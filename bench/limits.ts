@@ -1,0 +1,379 @@
+// The rate-limit cost group of `npm run bench` ("rate limits"; run.ts calls it after the request
+// scenarios): req/s of one authenticated endpoint with limits on and off. Goal: limits on costs
+// less than 5 % of the throughput with limits off.
+//
+// - on: ada's API key (PRO tier). Every request is counted against her budget (one hit on the
+//   store) and answered with the limit headers. The service runs with RATE_LIMIT_PRO=10,000,000 so
+//   that nothing is refused: any non-2xx in an "on" run makes its comparison invalid (MISS).
+// - off: alan's API key (ENTERPRISE tier). There is no switch to disable limits and none is added
+//   for the bench: Enterprise callers are never counted (admit() returns before the store, no
+//   headers), and everything else is the same path: the same API-key lookup (one SQL query), the
+//   same handler, a body of the same shape.
+// - Each store in its own dedicated service process (the main service's settings plus the above):
+//   in-process (no REDIS_URL), then Redis (REDIS_URL: the multi-instance setup, one Lua script
+//   round trip per counted request). A store's "off" and "on" runs load the same process (same
+//   JIT state, same database pool), alternating off/on, on/off, off/on… (so drift over time
+//   weighs on both alike), each after its own warm-up; the medians are compared, and each
+//   round's pair too.
+//
+// The window is RATE_LIMIT_WINDOW_S=1 by default, not the production 60 s, on purpose. The stores
+// keep a log of timestamps per caller whose size is min(limit, req/s × window): a real Pro
+// caller's never exceeds 600 entries, but one key loaded at ~5k req/s under a 10M limit for 60 s
+// holds ~300k, and the in-process store prunes its log with an Array splice from the front, which
+// is O(log size): ~25 µs per request at 300k entries against ~0.25 µs at 600 (micro-benchmark of
+// memory-store.ts). With 60 s the figures would measure that artefact of the huge limit, and
+// depend on how long the key has been loaded (nothing is pruned in the first 60 s). With 1 s the
+// log holds ~req/s entries, one pruned per request, steady from the warm-up on: per request, the
+// work a real caller causes. BENCH_LIMITS_WINDOW_S=60 shows the other case.
+//
+// Environment (read by run.ts): BENCH_LIMITS (0: skip the group), BENCH_LIMITS_ROUNDS (off+on
+// pairs per store and endpoint, default 4: off/on, on/off, off/on, on/off), BENCH_LIMITS_WINDOW_S
+// (default 1), BENCH_LIMITS_REDIS_URL (default redis://127.0.0.1:6379; "none" skips the Redis
+// store), BENCH_LIMITS_GRAPHQL (1: also GraphQL POST { me { id } }). BENCH_ONLY applies to the
+// group's name, "rate limits"; BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_POOL_SIZE
+// and BENCH_PROFILE as for every scenario.
+import { loadavg } from 'node:os';
+import type autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { DEMO_ACCOUNTS } from '../src/db/seed.js';
+import type { RequestSpec } from './lib/load.js';
+import { fixed, table } from './lib/report.js';
+import type { Scenario } from './scenarios.js';
+
+export const LIMITS_GROUP = 'rate limits';
+const GOAL_COST_PERCENT = 5;
+/** High enough that no run is refused: 10 s at ~5k req/s is 50k requests. */
+export const BENCH_PRO_LIMIT = 10_000_000;
+
+/** What run.ts's measured run yields (its Outcome has these). */
+export interface MeasuredRun {
+  result: autocannon.Result;
+  /** Cores' worth of CPU the service process used. */
+  cpuCores: number;
+  /** Cores' worth of CPU the whole machine used (service, autocannon, PostgreSQL, Redis, others). */
+  machineCores: number;
+  problem?: string;
+}
+
+/** A dedicated service process, started by run.ts with the main service's settings plus some. */
+export interface LimitsService {
+  url: string;
+  /** One measured run with its warm-up, exactly as run.ts runs every scenario (profiled with BENCH_PROFILE). */
+  measure(scenario: Scenario, label: string): Promise<MeasuredRun>;
+  stop(): Promise<void>;
+}
+
+export interface LimitsBenchOptions {
+  /** The main service (same database): where the two API keys are created. */
+  serviceUrl: string;
+  startService(name: string, env: Record<string, string>): Promise<LimitsService>;
+  rounds: number;
+  windowSeconds: number;
+  /** undefined: skip the Redis store. */
+  redisUrl: string | undefined;
+  graphql: boolean;
+  progress(message: string): void;
+}
+
+export interface LimitsBenchResult {
+  text: string;
+  json: Record<string, unknown>;
+}
+
+type Mode = 'off' | 'on';
+
+interface Run {
+  store: string;
+  endpoint: string;
+  round: number;
+  mode: Mode;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  mismatches: number;
+  /** CPU time of the service process per response, µs. */
+  cpuUsPerReq: number;
+  machineCores: number;
+  /** 1-minute load average right after the run. */
+  load1: number;
+  problem?: string;
+}
+
+interface Endpoint {
+  name: string;
+  request(key: string): RequestSpec;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { name: 'REST GET /api/v1/user/me', request: (key) => ({ method: 'GET', path: '/api/v1/user/me', headers: { 'x-api-key': key } }) },
+  {
+    name: 'GraphQL POST { me { id } }',
+    request: (key) => ({
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ query: '{ me { id } }' }),
+    }),
+  },
+];
+
+const median = (xs: number[]) => {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const signedPercent = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(1)} %` : 'n/a');
+
+async function apiKeyOf(serviceUrl: string, account: (typeof DEMO_ACCOUNTS)[number]): Promise<string> {
+  const login = await fetch(`${serviceUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: account.email, password: account.password }),
+  });
+  if (!login.ok) throw new Error(`login as ${account.email}: HTTP ${login.status} ${await login.text()}`);
+  const { token } = (await login.json()) as { token: string };
+  const created = await fetch(`${serviceUrl}/api/v1/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ name: `bench: rate limits (${account.tier})` }),
+  });
+  if (created.status !== 201) throw new Error(`create an API key of ${account.email}: HTTP ${created.status} ${await created.text()}`);
+  return ((await created.json()) as { key: string }).key;
+}
+
+/**
+ * Checks the premise of a comparison before loading it: "on" is counted (limit headers with the
+ * bench's policy), "off" is not (no limit headers), both answer 200.
+ */
+async function checkModes(url: string, endpoint: Endpoint, keys: Record<Mode, string>, windowSeconds: number): Promise<string[]> {
+  const problems: string[] = [];
+  for (const mode of ['on', 'off'] as const) {
+    const spec = endpoint.request(keys[mode]);
+    const res = await fetch(new URL(spec.path, url), { method: spec.method, headers: spec.headers, body: spec.body });
+    await res.arrayBuffer();
+    const policy = res.headers.get('ratelimit-policy');
+    if (res.status !== 200) problems.push(`${mode}: HTTP ${res.status}`);
+    if (mode === 'on' && policy !== `${BENCH_PRO_LIMIT};w=${windowSeconds}`) problems.push(`on: RateLimit-Policy is ${policy ?? 'absent'}, not ${BENCH_PRO_LIMIT};w=${windowSeconds}`);
+    if (mode === 'off' && policy !== null) problems.push(`off: counted after all (RateLimit-Policy ${policy})`);
+  }
+  return problems;
+}
+
+/** Calls and server-side µs of the rate-limit script so far (EVALSHA and EVAL), from INFO commandstats. */
+async function scriptStats(redis: Redis): Promise<{ calls: number; usec: number }> {
+  const info = await redis.info('commandstats');
+  let calls = 0;
+  let usec = 0;
+  for (const m of info.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+),usec=(\d+)/gm)) {
+    calls += Number(m[1]);
+    usec += Number(m[2]);
+  }
+  return { calls, usec };
+}
+
+export async function runLimitsBench(o: LimitsBenchOptions): Promise<LimitsBenchResult> {
+  const [ada, , alan] = DEMO_ACCOUNTS;
+  if (ada.tier !== 'PRO' || alan.tier !== 'ENTERPRISE') throw new Error('rate limits: expected ada to be PRO and alan ENTERPRISE');
+  const keys: Record<Mode, string> = { on: await apiKeyOf(o.serviceUrl, ada), off: await apiKeyOf(o.serviceUrl, alan) };
+  const endpoints = o.graphql ? ENDPOINTS : ENDPOINTS.slice(0, 1);
+  const notes: string[] = [];
+  const stores: { name: string; env: Record<string, string> }[] = [{ name: 'in-process', env: {} }];
+  let redis: Redis | undefined;
+  if (o.redisUrl) {
+    redis = new Redis(o.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: () => null });
+    try {
+      await redis.connect();
+      await redis.ping();
+      stores.push({ name: 'Redis', env: { REDIS_URL: o.redisUrl } });
+      notes.push(
+        `Redis (${o.redisUrl}) shares this machine's cores with the service, PostgreSQL and autocannon: the CPU each script` +
+          ' takes there comes out of the throughput measured here; a Redis on its own host would add latency instead',
+      );
+    } catch (error) {
+      notes.push(`Redis store skipped: ${o.redisUrl} did not answer (${String(error)})`);
+      redis.disconnect();
+      redis = undefined;
+    }
+  } else {
+    notes.push('Redis store skipped (BENCH_LIMITS_REDIS_URL=none)');
+  }
+
+  const runs: Run[] = [];
+  const redisPerHit = new Map<string, { calls: number; usec: number }>();
+  const invalid = new Map<string, string[]>();
+  try {
+    for (const store of stores) {
+      const env = { RATE_LIMIT_PRO: String(BENCH_PRO_LIMIT), RATE_LIMIT_WINDOW_S: String(o.windowSeconds), ...store.env };
+      o.progress(`${LIMITS_GROUP}: starting a service with the ${store.name} store`);
+      const service = await o.startService(`service (limits, ${store.name})`, env);
+      try {
+        for (const endpoint of endpoints) {
+          const id = `${store.name}, ${endpoint.name}`;
+          const problems = await checkModes(service.url, endpoint, keys, o.windowSeconds);
+          if (problems.length) invalid.set(id, problems.map((p) => `check request ${p}`));
+          for (let round = 1; round <= o.rounds; round++) {
+            // off/on, on/off, off/on…: neither mode always goes first.
+            const order: Mode[] = round % 2 ? ['off', 'on'] : ['on', 'off'];
+            for (const mode of order) {
+              const label = `limits ${mode}, ${store.name}, ${endpoint.name} #${round}`;
+              const scenario: Scenario = { name: label, target: 'service', request: () => endpoint.request(keys[mode]) };
+              const before = redis && mode === 'on' ? await scriptStats(redis) : undefined;
+              const { result: r, cpuCores, machineCores, problem } = await service.measure(scenario, label);
+              if (before && redis) {
+                const after = await scriptStats(redis);
+                const sum = redisPerHit.get(id) ?? { calls: 0, usec: 0 };
+                redisPerHit.set(id, { calls: sum.calls + after.calls - before.calls, usec: sum.usec + after.usec - before.usec });
+              }
+              runs.push({
+                store: store.name,
+                endpoint: endpoint.name,
+                round,
+                mode,
+                reqPerSec: r.requests.average,
+                p50: r.latency.p50,
+                p99: r.latency.p99,
+                non2xx: r.non2xx,
+                errors: r.errors,
+                timeouts: r.timeouts,
+                mismatches: r.mismatches,
+                cpuUsPerReq: (cpuCores * 1e6) / r.requests.average,
+                machineCores,
+                load1: loadavg()[0]!,
+                problem,
+              });
+              o.progress(`${label}: ${fixed(r.requests.average)} req/s, p99 ${fixed(r.latency.p99)} ms, ${r.non2xx} non-2xx`);
+            }
+          }
+        }
+      } finally {
+        await service.stop();
+      }
+    }
+  } finally {
+    redis?.disconnect();
+  }
+
+  const runRows = runs.map((r) => [
+    r.store,
+    r.endpoint,
+    String(r.round),
+    r.mode,
+    fixed(r.reqPerSec),
+    fixed(r.p50),
+    fixed(r.p99),
+    String(r.non2xx),
+    String(r.errors + r.mismatches),
+    fixed(r.cpuUsPerReq),
+    fixed(r.machineCores, 2),
+    fixed(r.load1, 2),
+  ]);
+  const runTable = table(
+    ['store', 'endpoint', 'round', 'limits', 'req/s', 'p50 ms', 'p99 ms', 'non2xx', 'err+mism', 'µs/req', 'cpu all', 'load1'],
+    runRows,
+    [false, false, true, false, true, true, true, true, true, true, true, true],
+  );
+
+  const summaries: Record<string, unknown>[] = [];
+  const summaryRows: string[][] = [];
+  const verdicts: string[] = [];
+  for (const store of stores) {
+    for (const endpoint of endpoints) {
+      const id = `${store.name}, ${endpoint.name}`;
+      const mine = runs.filter((r) => r.store === store.name && r.endpoint === endpoint.name);
+      const of = (mode: Mode) => mine.filter((r) => r.mode === mode);
+      const off = median(of('off').map((r) => r.reqPerSec));
+      const on = median(of('on').map((r) => r.reqPerSec));
+      const ratio = on / off;
+      const costPercent = (1 - ratio) * 100;
+      const paired = median(
+        of('on').map((r) => r.reqPerSec / (of('off').find((x) => x.round === r.round)?.reqPerSec ?? NaN)),
+      );
+      const offUs = median(of('off').map((r) => r.cpuUsPerReq));
+      const onUs = median(of('on').map((r) => r.cpuUsPerReq));
+      const cpuCostPercent = (onUs / offUs - 1) * 100;
+      const script = redisPerHit.get(id);
+      const scriptUs = script && script.calls ? script.usec / script.calls : undefined;
+      const failed = mine.reduce((a, r) => a + r.non2xx + r.errors + r.mismatches, 0);
+      const problems = [...(invalid.get(id) ?? []), ...mine.flatMap((r) => (r.problem ? [`round ${r.round} ${r.mode}: ${r.problem}`] : []))];
+      if (failed) problems.push(`${failed} failed responses (non-2xx, errors or unexpected bodies): not comparable`);
+      summaryRows.push([
+        store.name,
+        endpoint.name,
+        fixed(off),
+        fixed(on),
+        ratio.toFixed(3),
+        signedPercent(costPercent),
+        paired.toFixed(3),
+        fixed(median(of('off').map((r) => r.p99))),
+        fixed(median(of('on').map((r) => r.p99))),
+        fixed(offUs),
+        fixed(onUs),
+        signedPercent(cpuCostPercent),
+      ]);
+      const ok = !problems.length && costPercent < GOAL_COST_PERCENT;
+      verdicts.push(
+        `${ok ? 'PASS' : 'MISS'}  ${LIMITS_GROUP}, ${id}: limits on cost ${signedPercent(costPercent)} of req/s` +
+          ` (on/off ${ratio.toFixed(3)}, medians of ${of('on').length}+${of('off').length} runs; paired ${paired.toFixed(3)};` +
+          ` goal < ${GOAL_COST_PERCENT} %)${problems.length ? `; ${problems.join('; ')}` : ''}`,
+      );
+      if (scriptUs !== undefined) {
+        notes.push(`${id}: Redis ran ${script!.calls} rate-limit scripts during the "on" runs (warm-ups included), ${scriptUs.toFixed(1)} µs each server-side (INFO commandstats)`);
+      }
+      summaries.push({
+        store: store.name,
+        endpoint: endpoint.name,
+        offReqPerSec: off,
+        onReqPerSec: on,
+        ratio,
+        costPercent,
+        pairedRatio: paired,
+        offP99: median(of('off').map((r) => r.p99)),
+        onP99: median(of('on').map((r) => r.p99)),
+        offCpuUsPerReq: offUs,
+        onCpuUsPerReq: onUs,
+        cpuCostPercent,
+        redisScriptUsPerCall: scriptUs,
+        problems,
+        pass: ok,
+      });
+    }
+  }
+  const summaryTable = table(
+    ['store', 'endpoint', 'off req/s', 'on req/s', 'on/off', 'cost', 'paired', 'off p99', 'on p99', 'off µs/req', 'on µs/req', 'cpu cost'],
+    summaryRows,
+    [false, false, true, true, true, true, true, true, true, true, true, true],
+  );
+
+  const text = [
+    `rate limits: the same endpoint on the same service process, limits on vs off (RATE_LIMIT_PRO=${BENCH_PRO_LIMIT}, RATE_LIMIT_WINDOW_S=${o.windowSeconds}; ${o.rounds} off+on pairs per row, alternating which goes first)`,
+    '  on  = ada\'s API key, PRO tier: every request counted against her budget, under the limit (any non-2xx: MISS)',
+    '  off = alan\'s API key, ENTERPRISE tier: never counted. There is no switch to disable limits; an Enterprise caller takes',
+    '        the same path (same API-key lookup and handler) and skips only the counting and its headers',
+    `  window ${o.windowSeconds} s: ${o.windowSeconds <= 1 ? "the log per caller holds ~req/s entries, one pruned per request, like a real caller's" : `the log per caller grows to ~req/s × ${o.windowSeconds} entries, far beyond a real Pro caller's 600`}`,
+    '',
+    runTable,
+    '',
+    summaryTable,
+    '',
+    'on/off: median on req/s ÷ median off req/s; cost: 1 − on/off; paired: median over rounds of on ÷ off of the same round',
+    'p99: medians, ms; µs/req: CPU time of the service process per response (medians); cpu cost: on µs/req ÷ off µs/req − 1',
+    'cpu all: cores\' worth of CPU the whole machine used (service, autocannon, PostgreSQL, Redis, other tenants); load1 after each run',
+    ...notes.map((n) => `note: ${n}`),
+    '',
+    ...verdicts,
+  ].join('\n');
+  const json = {
+    proLimit: BENCH_PRO_LIMIT,
+    windowSeconds: o.windowSeconds,
+    rounds: o.rounds,
+    runs,
+    summaries,
+    notes,
+    pass: summaries.every((s) => s.pass === true),
+  };
+  return { text, json };
+}
