@@ -319,6 +319,46 @@ describe('LearningClient against the real server', () => {
     await server?.stop();
   });
 
+  it('has a method for every operation of the OpenAPI document', async () => {
+    const CLIENT_METHODS: Record<string, string[]> = {
+      getMe: ['me'],
+      updateMe: ['updateMe'],
+      getUser: ['users.get'],
+      getLessons: ['lessons.get', 'lessons.list', 'lessons.all'],
+      createLesson: ['lessons.create'],
+      updateLesson: ['lessons.update'],
+      publishLesson: ['lessons.publish'],
+      listDocs: ['docs.list'],
+      getPageViews: ['analytics.getPageViews'],
+      recordPageView: ['analytics.recordPageView'],
+      login: ['auth.login'],
+      register: ['auth.register'],
+      refreshToken: ['auth.refresh'],
+      logout: ['auth.logout'],
+      createApiKey: ['apiKeys.create'],
+      listApiKeys: ['apiKeys.list'],
+      revokeApiKey: ['apiKeys.revoke'],
+      createWebhook: ['webhooks.create'],
+      listWebhooks: ['webhooks.list'],
+      getWebhook: ['webhooks.get'],
+      updateWebhook: ['webhooks.update'],
+      deleteWebhook: ['webhooks.delete'],
+      testWebhook: ['webhooks.test'],
+      listWebhookDeliveries: ['webhooks.deliveries'],
+      retryWebhookDelivery: ['webhooks.retryDelivery'],
+    };
+    const openapi = (await api.get('/api/openapi.json')).body as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const operationIds = Object.values(openapi.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(operationIds.length).toBeGreaterThanOrEqual(25);
+    // The document itself is for tools, not a call of the client.
+    const META = new Set(['getOpenApiDocument']);
+    expect(operationIds.filter((id) => !id || !(id in CLIENT_METHODS || META.has(id)))).toEqual([]);
+    for (const method of Object.values(CLIENT_METHODS).flat()) {
+      const fn = method.split('.').reduce<unknown>((on, key) => (on as Record<string, unknown>)[key], ada);
+      expect(typeof fn, method).toBe('function');
+    }
+  });
+
   describe('users', () => {
     it('me() answers the current user of an API key or of a token, in the contract shape', async () => {
       const me = await ada.me();
