@@ -43,6 +43,7 @@ interface WithHit {
 }
 
 export const DEFAULT_PREFIX = 'learnstream:rl:';
+const FIRST_CONNECT_MS = 2_000;
 
 /** `prefix` namespaces the keys: one per deployment sharing a Redis server. */
 export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisUrl: string; prefix?: string }): RateLimitStore {
@@ -52,11 +53,18 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   redis.on('error', () => {
     // Reported by the limit service when a hit fails; ioredis keeps reconnecting on its own.
   });
+  // Except at start: the first hits wait for the first connection (for at most FIRST_CONNECT_MS
+  // in all), so a fresh instance counts its first requests instead of letting them through.
+  const firstConnect = new Promise<void>((resolve) => {
+    redis.once('ready', () => resolve());
+    setTimeout(resolve, FIRST_CONNECT_MS).unref();
+  });
   redis.defineCommand('learnstreamRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as unknown as WithHit;
   return {
     async hit(key: string, limit: number, windowMs: number): Promise<Decision> {
       checkLimits(limit, windowMs);
+      await firstConnect;
       const [allowed, count, resetMs] = await client.learnstreamRateLimitHit(
         prefix + key,
         limit,
