@@ -12,7 +12,7 @@ import {
 } from './documents.js';
 import { EventStream, type EventStreamOptions } from './events.js';
 import type { LessonQuery, LessonsQuery, MeQuery, UserQuery, DocsQuery } from './generated/graphql.js';
-import { Transport, type CallOptions, type FetchLike } from './transport.js';
+import { Transport, type CallOptions, type TransportOptions } from './transport.js';
 import type {
   ApiKey,
   CreatedApiKey,
@@ -37,24 +37,8 @@ import type {
   WebhookDelivery,
 } from './types.js';
 
-export interface LearningClientOptions {
-  /** Where the API is, e.g. `http://127.0.0.1:4000` (no trailing `/api`). */
-  baseUrl: string;
-  /** An API key (`lp_…`, from `apiKeys.create`), sent as `Authorization: Bearer lp_…`. */
-  apiKey?: string;
-  /** Or an access token (JWT, from `auth.login`) instead of an API key. */
-  token?: string;
-  /** The fetch to use [globalThis.fetch]. */
-  fetch?: FetchLike;
-  /** Replay a request refused with 429 after its Retry-After [true]. */
-  retryOnRateLimit?: boolean;
-  /** How many times one call may be replayed [2]. */
-  maxRetries?: number;
-  /** The longest Retry-After worth waiting for; a longer one throws RateLimitError at once [60000]. */
-  maxRetryDelayMs?: number;
-  /** Extra headers for every request (e.g. `x-request-id`). */
-  headers?: Record<string, string>;
-}
+/** How to reach the API and how to behave (see TransportOptions). */
+export type LearningClientOptions = TransportOptions;
 
 /** Any typed GraphQL document: those of this library, or one made with the generated `graphql()`. */
 export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & { toString(): string };

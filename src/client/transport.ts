@@ -11,13 +11,21 @@ import { graphQLError, parseRetryAfter, restError, type GraphQLErrorItem } from 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface TransportOptions {
+  /** Where the API is, e.g. `http://127.0.0.1:4000` (no trailing `/api`). */
   baseUrl: string;
+  /** An API key (`lp_…`, from `apiKeys.create`), sent as `Authorization: Bearer lp_…`. */
   apiKey?: string;
+  /** Or an access token (JWT, from `auth.login`) instead of an API key. */
   token?: string;
+  /** The fetch to use [globalThis.fetch]. */
   fetch?: FetchLike;
+  /** Replay a request refused with 429 after its Retry-After [true]. */
   retryOnRateLimit?: boolean;
+  /** How many times one call may be replayed [2]. */
   maxRetries?: number;
+  /** The longest Retry-After worth waiting for; a longer one throws RateLimitError at once [60000]. */
   maxRetryDelayMs?: number;
+  /** Extra headers for every request (e.g. `x-request-id`). */
   headers?: Record<string, string>;
 }
 
