@@ -1,86 +1,24 @@
 // The real process, as `npm start` runs it: bad configuration, production mode, graceful
 // shutdown. Every child is killed in afterAll if a test left it running.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client } from './support/http.js';
+import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
 import { createPgDatabase } from './support/server.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const SECRET = 'a-process-test-secret-of-32-chars-or-more';
 /** Generous: a cold start compiles TypeScript and may run migrations. */
 const START_DEADLINE_MS = 60_000;
 /** For tests that start one or two processes (a loaded machine may need most of a minute each). */
 const SLOW = { timeout: 180_000 };
 
-interface Child {
-  proc: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the exit code (or the signal) when the process ends. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+const pool = processPool();
+afterAll(() => pool.cleanup());
 
-const children = new Set<ChildProcess>();
-const cleanups: (() => Promise<void>)[] = [];
-
-afterAll(async () => {
-  for (const proc of children) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-/** Starts `node --import tsx src/main.ts` with exactly `env` (plus PATH/HOME), nothing inherited. */
-function spawnService(env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(proc);
-  let out = '';
-  let err = '';
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    proc.on('close', (code, signal) => {
-      children.delete(proc);
-      resolve({ code, signal });
-    });
-  });
-  return { proc, stdout: () => out, stderr: () => err, exited };
-}
-
-/** The JSON log lines the process wrote to stdout so far. */
-function logLines(child: Child): Record<string, unknown>[] {
-  return child
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
+/** `spawnService(env)`: the process with exactly `env` (plus PATH/HOME), none of the pool's test defaults. */
+const { spawn: spawnService, logLines, tempDir } = pool;
 /** Waits for the "listening" log line and returns its url (fails if the process exits first). */
-async function listeningUrl(child: Child): Promise<string> {
-  const deadline = Date.now() + START_DEADLINE_MS;
-  for (;;) {
-    const line = logLines(child).find((l) => l.msg === 'listening');
-    if (line) return line.url as string;
-    if (child.proc.exitCode !== null || child.proc.signalCode !== null) {
-      throw new Error(`the process exited before listening:\n${child.stdout()}\n${child.stderr()}`);
-    }
-    if (Date.now() > deadline) throw new Error(`no "listening" line within ${START_DEADLINE_MS} ms:\n${child.stdout()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'learnstream-process-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+const listeningUrl = (child: Child): Promise<string> => pool.listeningUrl(child, START_DEADLINE_MS);
 
 /** A loopback port nothing listens on (bound, then released). */
 async function freePort(): Promise<number> {
@@ -149,7 +87,7 @@ describe('bad configuration', () => {
 describe('production', () => {
   it('starts with JWT_SECRET and DATABASE_URL, does not seed, does not serve GraphiQL, stops on SIGTERM', SLOW, async () => {
     const db = await createPgDatabase();
-    cleanups.push(() => db.drop());
+    pool.defer(() => db.drop());
     const dataDir = await tempDir();
     const child = spawnService({ NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: db.url, PORT: '0', DATA_DIR: dataDir });
     try {

@@ -2,30 +2,20 @@
 // database: a crash (SIGKILL) loses no delivery, two instances never make one attempt twice,
 // and a graceful stop (SIGTERM) finishes the attempt in flight. Every child is killed in
 // afterAll if a test left it running.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
+import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
 import { createPgDatabase } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const SECRET = 'a-webhook-process-test-secret-of-32-chars';
 /** Generous: a cold start compiles TypeScript and may run migrations. */
 const START_DEADLINE_MS = 60_000;
 const SLOW = { timeout: 180_000 };
 
-interface Child {
-  proc: ChildProcess;
-  stdout(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
 interface Hit {
   headers: Record<string, string>;
   body: string;
@@ -36,13 +26,13 @@ interface Answer {
   delayMs?: number;
 }
 
-const children = new Set<ChildProcess>();
-const cleanups: (() => Promise<unknown>)[] = [];
-
-afterAll(async () => {
-  for (const proc of children) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-});
+const pool = processPool();
+afterAll(() => pool.cleanup());
+/** Cleanups that fail (a receiver or database already gone) do not fail the file. */
+const defer = (fn: () => Promise<unknown>) => pool.defer(() => fn().catch(() => {}));
+/** `spawnService(env)`: the process with exactly `env` (plus PATH/HOME), none of the pool's test defaults. */
+const { spawn: spawnService } = pool;
+const listeningUrl = (child: Child): Promise<string> => pool.listeningUrl(child, START_DEADLINE_MS);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,41 +42,6 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined | fal
     const value = await check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-function spawnService(env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(proc);
-  let out = '';
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  proc.stderr!.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    proc.on('close', (code, signal) => {
-      children.delete(proc);
-      resolve({ code, signal });
-    });
-  });
-  return { proc, stdout: () => out, exited };
-}
-
-async function listeningUrl(child: Child): Promise<string> {
-  const deadline = Date.now() + START_DEADLINE_MS;
-  for (;;) {
-    const line = child
-      .stdout()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.msg === 'listening');
-    if (line) return line.url as string;
-    if (child.proc.exitCode !== null || child.proc.signalCode !== null) throw new Error(`the process exited before listening:\n${child.stdout()}`);
-    if (Date.now() > deadline) throw new Error(`no "listening" line within ${START_DEADLINE_MS} ms:\n${child.stdout()}`);
     await sleep(50);
   }
 }
@@ -111,7 +66,7 @@ async function startReceiver(respond: (n: number, hit: Omit<Hit, 'status'>) => A
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
+  defer(
     () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -124,19 +79,18 @@ async function startReceiver(respond: (n: number, hit: Omit<Hit, 'status'>) => A
 /** A fresh database and data dir, and the environment a service process gets for them. */
 async function environment(webhook: Record<string, string>): Promise<{ env: Record<string, string>; query: <T>(text: string, params?: unknown[]) => Promise<T[]> }> {
   const db = await createPgDatabase();
-  const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-webhooks-'));
-  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  cleanups.push(async () => {
-    await pool.end();
+  const dataDir = await pool.tempDir();
+  const pgPool = new pg.Pool({ connectionString: db.url, max: 2 });
+  defer(async () => {
+    await pgPool.end();
     await db.drop();
-    await rm(dataDir, { recursive: true, force: true });
   });
   return {
     env: {
       NODE_ENV: 'development', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: db.url, JWT_SECRET: SECRET,
       ...NO_RATE_LIMITS, ...webhook,
     },
-    query: async <T,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
+    query: async <T,>(text: string, params: unknown[] = []) => (await pgPool.query(text, params)).rows as T[],
   };
 }
 

@@ -1,7 +1,8 @@
 // Real server processes (`node --import tsx src/main.ts`), for what only separate processes show:
-// several instances sharing one database and one Redis. Each test file gets its own pool
-// (`processPool()`), and its `cleanup()` kills what is left and removes what was created.
-import { spawn, type ChildProcess } from 'node:child_process';
+// configuration errors, production mode, signals, several instances sharing one database and one
+// Redis. Each test file gets its own pool (`processPool()`), and its `cleanup()` kills what is left
+// and removes what was created.
+import { spawn as spawnProcess, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,9 +11,19 @@ import { createPgDatabase } from './server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const SECRET = 'a-process-test-secret-of-at-least-32-chars';
+export const TEST_JWT_SECRET = 'a-process-test-secret-of-at-least-32-chars';
 /** Starting under load (two cores, other suites running) can take long: tsx, migrations, seed. */
 const START_DEADLINE_MS = 90_000;
+
+export interface Child {
+  proc: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr together, in the order they arrived. */
+  output(): string;
+  /** Resolves with the exit code (or the signal) when the process ends. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
 
 export interface Instance {
   name: string;
@@ -22,60 +33,101 @@ export interface Instance {
   output(): string;
 }
 
+/** The JSON log lines the process wrote to stdout so far (a line still being written is left out). */
+export function logLines(child: Child): Record<string, unknown>[] {
+  const lines = child.stdout().split('\n');
+  lines.pop();
+  return lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Waits for the "listening" log line and returns its url (fails if the process exits first). */
+export async function listeningUrl(child: Child, deadlineMs = START_DEADLINE_MS): Promise<string> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const line = logLines(child).find((l) => l.msg === 'listening');
+    if (line) return line.url as string;
+    if (child.proc.exitCode !== null || child.proc.signalCode !== null) {
+      throw new Error(`the process exited before listening:\n${child.output()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`no "listening" line within ${deadlineMs} ms:\n${child.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export function processPool() {
   const children = new Set<ChildProcess>();
   const cleanups: (() => Promise<unknown>)[] = [];
 
-  /** Starts one instance with exactly `env` (plus PATH/HOME and test defaults) and waits for "listening". */
-  async function start(name: string, env: Record<string, string>): Promise<Instance> {
-    const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-proc-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  /** Runs `fn` in `cleanup()`, after every child has ended (last registered, first run). */
+  function defer(fn: () => Promise<unknown>): void {
+    cleanups.push(fn);
+  }
+
+  /** A fresh temporary directory, removed in `cleanup()`. */
+  async function tempDir(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'learnstream-proc-'));
+    defer(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  /** Starts `node --import tsx src/main.ts` with exactly `env` (plus PATH/HOME), nothing inherited. */
+  function spawn(env: Record<string, string>): Child {
+    const proc = spawnProcess(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? tmpdir(),
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        JWT_SECRET: SECRET,
-        LOG_LEVEL: 'info',
-        ...env,
-      },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(proc);
-    proc.on('close', () => children.delete(proc));
     let out = '';
-    proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const deadline = Date.now() + START_DEADLINE_MS;
-    for (;;) {
-      const line = out
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-        .find((l) => l.msg === 'listening');
-      if (line) {
-        const url = line.url as string;
-        return { name, proc, url, api: client(url), output: () => out };
-      }
-      if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${name} exited before listening:\n${out}`);
-      if (Date.now() > deadline) throw new Error(`${name}: no "listening" line within ${START_DEADLINE_MS} ms:\n${out}`);
-      await new Promise((r) => setTimeout(r, 50));
+    let err = '';
+    let all = '';
+    proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      all += chunk;
+    });
+    proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+      all += chunk;
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      proc.on('close', (code, signal) => {
+        children.delete(proc);
+        resolve({ code, signal });
+      });
+    });
+    return { proc, stdout: () => out, stderr: () => err, output: () => all, exited };
+  }
+
+  /** Starts one instance with exactly `env` (plus PATH/HOME and test defaults) and waits for "listening". */
+  async function start(name: string, env: Record<string, string>): Promise<Instance> {
+    const child = spawn({
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: await tempDir(),
+      JWT_SECRET: TEST_JWT_SECRET,
+      LOG_LEVEL: 'info',
+      ...env,
+    });
+    let url: string;
+    try {
+      url = await listeningUrl(child);
+    } catch (error) {
+      throw new Error(`${name}: ${(error as Error).message}`);
     }
+    return { name, proc: child.proc, url, api: client(url), output: child.output };
   }
 
   /** Two instances on one fresh PostgreSQL database, started one after the other (A migrates and seeds). */
   async function cluster(env: Record<string, string>): Promise<{ a: Instance; b: Instance; databaseUrl: string }> {
     const db = await createPgDatabase();
-    cleanups.push(() => db.drop());
+    defer(() => db.drop());
     const a = await start('A', { DATABASE_URL: db.url, ...env });
     const b = await start('B', { DATABASE_URL: db.url, ...env });
     return { a, b, databaseUrl: db.url };
   }
 
+  /** SIGKILLs every child still running, waits for each to end, then runs the deferred cleanups. */
   async function cleanup(): Promise<void> {
     for (const proc of children) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     await Promise.all(
@@ -85,5 +137,5 @@ export function processPool() {
     cleanups.length = 0;
   }
 
-  return { start, cluster, cleanup };
+  return { spawn, listeningUrl, logLines, tempDir, defer, start, cluster, cleanup };
 }
