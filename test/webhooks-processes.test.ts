@@ -182,10 +182,17 @@ describe('webhook delivery across processes (PostgreSQL)', () => {
     const { secret } = await createEndpoint(apiA, ada, rx.url);
 
     const COUNT = 200;
-    const replies = await Promise.all(
-      Array.from({ length: COUNT }, (_, i) => (i % 2 ? apiA : apiB).post('/api/analytics/views', { path: `/many/${i}` })),
-    );
-    expect(replies.every((r) => r.status < 300)).toBe(true);
+    // In waves of 50 concurrent requests: what is tested is delivery, not how many requests a
+    // loaded machine's connection pools can queue at once.
+    const replies = [];
+    for (let wave = 0; wave < COUNT; wave += 50) {
+      replies.push(
+        ...(await Promise.all(
+          Array.from({ length: 50 }, (_, j) => wave + j).map((i) => (i % 2 ? apiA : apiB).post('/api/analytics/views', { path: `/many/${i}` })),
+        )),
+      );
+    }
+    expect(replies.filter((r) => r.status >= 300).map((r) => `${r.status} ${r.text}`)).toEqual([]);
 
     const rows = await waitFor('every delivery SUCCEEDED', async () => {
       const r = await query<DeliveryRow>(`SELECT id, "eventId", status, "attemptCount", "lockedUntil" FROM "WebhookDelivery"`);
