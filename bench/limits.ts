@@ -199,8 +199,8 @@ export async function runLimitsBench(o: LimitsBenchOptions): Promise<LimitsBench
       await redis.ping();
       stores.push({ name: 'Redis', env: { REDIS_URL: o.redisUrl } });
       notes.push(
-        `Redis (${o.redisUrl}) shares this machine's cores with the service, PostgreSQL and autocannon: the CPU each script` +
-          ' takes there comes out of the throughput measured here; a Redis on its own host would add latency instead',
+        `Redis (${o.redisUrl}) shares this machine's cores with the service, PostgreSQL and autocannon: its CPU per script` +
+          " (below) comes out of the throughput measured here; the service's own share of the cost is in µs/req",
       );
     } catch (error) {
       notes.push(`Redis store skipped: ${o.redisUrl} did not answer (${String(error)})`);
