@@ -8,8 +8,8 @@ import { Redis } from 'ioredis';
 import { checkLimits, type Decision, type RateLimitStore } from './store.js';
 
 // Scores are the server time in microseconds (exact in a double); a member is that time plus a
-// random suffix, so two hits in the same microsecond are two members.
-// KEYS[1] = key; ARGV = limit, windowMs, random suffix.
+// suffix unique to the hit, so two hits in the same microsecond are two members.
+// KEYS[1] = key; ARGV = limit, windowMs, a suffix unique to this hit.
 // Returns {allowed (0/1), count after this hit, ms until the oldest counted entry leaves}.
 const HIT_SCRIPT = `
 local key = KEYS[1]
@@ -49,7 +49,9 @@ const FIRST_CONNECT_MS = 2_000;
 export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisUrl: string; prefix?: string }): RateLimitStore {
   // Without an offline queue a hit fails at once while Redis is unreachable (the limit service
   // then lets the request through) instead of holding every request until it reconnects.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  // Auto-pipelining: the hits of one event-loop turn go out in one write (measured: the socket
+  // write per hit was the largest part of the store's cost under load).
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
   redis.on('error', () => {
     // Reported by the limit service when a hit fails; ioredis keeps reconnecting on its own.
   });
@@ -61,6 +63,10 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   });
   redis.defineCommand('learnstreamRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as unknown as WithHit;
+  // Members must be unique per hit across instances: a random prefix per store and a counter
+  // (cheaper than random bytes per hit).
+  const instance = `${randomBytes(6).toString('hex')}.`;
+  let sequence = 0;
   return {
     async hit(key: string, limit: number, windowMs: number): Promise<Decision> {
       checkLimits(limit, windowMs);
@@ -69,7 +75,7 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
         prefix + key,
         limit,
         windowMs,
-        randomBytes(8).toString('hex'),
+        `${instance}${(sequence++).toString(36)}`,
       );
       if (allowed === 1) return { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0 };
       return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs };
