@@ -8,6 +8,8 @@ import { expectError } from './support/assert.js';
 import { client, type Client, type Reply } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+// The client library's Webhook type, itself checked against the server's schema (test/client.test.ts).
+import type { Webhook as Endpoint } from '../src/client/types.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
@@ -20,16 +22,6 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
 /** Nothing listens on the discard port: a worker that tries it fails fast. */
 const TARGET = 'http://127.0.0.1:9/hook';
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  disabledReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 interface Delivery {
   id: string;
   eventId: string;
