@@ -27,16 +27,18 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
+  // The per-address operation limits are the services' to apply, after validating the input.
+  const limits = createLimitService(deps);
   return {
-    auth: createAuthService(deps),
+    auth: createAuthService({ ...deps, guard: limits.guard }),
     users: createUserService(deps),
     lessons: createLessonService(deps),
     docs: createDocsService(deps),
-    analytics: createAnalyticsService(deps),
+    analytics: createAnalyticsService({ ...deps, guard: limits.guard }),
     webhooks: createWebhookService(deps),
     apiKeys: createApiKeyService(deps),
     events: createEventService(deps),
-    limits: createLimitService(deps),
+    limits,
   };
 }
 

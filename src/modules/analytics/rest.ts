@@ -16,9 +16,6 @@ export const analyticsRoutes = [
     body: recordViewInput,
     success: { status: 202, description: 'Recorded' },
     errors: [400],
-    handler: async ({ body, ctx }) => {
-      await ctx.services.limits.guard('recordPageView', ctx.ip);
-      return ctx.services.analytics.record(body);
-    },
+    handler: ({ body, ctx }) => ctx.services.analytics.record(body, ctx.ip),
   }),
 ];

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { badInput } from '../../errors.js';
 import { parseWith } from '../../http/validation.js';
 import { recordEvent } from '../events/outbox.js';
+import type { OperationGuard } from '../limits/service.js';
 
 const instant = z
   .union([z.iso.date(), z.iso.datetime()], { error: 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)' })
@@ -16,11 +17,13 @@ export const viewsQuery = z.object({
 });
 export const viewsTotal = z.object({ total: z.number().int() });
 
-export function createAnalyticsService({ db }: { db: Db }) {
+/** `guard` applies the per-address limit on recording page views (see limits/service.ts). */
+export function createAnalyticsService({ db, guard }: { db: Db; guard: OperationGuard }) {
   return {
-    /** Records one page view and emits analytics.hit. */
-    async record(input: unknown): Promise<void> {
+    /** Records one page view and emits analytics.hit; limited per client `address`. */
+    async record(input: unknown, address: string): Promise<void> {
       const { path } = parseWith(recordViewInput, input, '');
+      await guard('recordPageView', address);
       await db.$transaction(async (tx) => {
         await tx.pageView.create({ data: { path } });
         await recordEvent(tx, 'analytics.hit', { path });

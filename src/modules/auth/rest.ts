@@ -8,10 +8,7 @@ export const authRoutes = [
     body: loginInput,
     success: { status: 200, description: 'A token pair', schema: tokenPair },
     errors: [400, 401, 429],
-    handler: async ({ body, ctx }) => {
-      await ctx.services.limits.guard('login', ctx.ip);
-      return ctx.services.auth.login(body);
-    },
+    handler: ({ body, ctx }) => ctx.services.auth.login(body, ctx.ip),
   }),
   defineRoute({
     method: 'POST', path: '/api/auth/register', operationId: 'register', tag: 'auth', auth: false,
@@ -19,10 +16,7 @@ export const authRoutes = [
     body: registerInput,
     success: { status: 201, description: 'The new user and a token pair', schema: registerResult },
     errors: [400, 409],
-    handler: async ({ body, ctx }) => {
-      await ctx.services.limits.guard('register', ctx.ip);
-      return ctx.services.auth.register(body);
-    },
+    handler: ({ body, ctx }) => ctx.services.auth.register(body, ctx.ip),
   }),
   defineRoute({
     method: 'POST', path: '/api/auth/refresh', operationId: 'refreshToken', tag: 'auth', auth: false,

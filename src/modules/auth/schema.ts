@@ -28,10 +28,7 @@ builder.mutationFields((t) => ({
   login: t.field({
     type: AuthPayload,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: async (_, args, ctx) => {
-      await ctx.services.limits.guard('login', ctx.ip);
-      return ctx.services.auth.login(args);
-    },
+    resolve: (_, args, ctx) => ctx.services.auth.login(args, ctx.ip),
   }),
   register: t.field({
     type: RegisterPayload,
@@ -40,10 +37,7 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),
     },
-    resolve: async (_, args, ctx) => {
-      await ctx.services.limits.guard('register', ctx.ip);
-      return ctx.services.auth.register(args);
-    },
+    resolve: (_, args, ctx) => ctx.services.auth.register(args, ctx.ip),
   }),
   refreshToken: t.field({
     type: AuthPayload,

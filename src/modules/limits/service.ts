@@ -2,7 +2,8 @@
 // - the tier budget: one rolling window per caller (per user when authenticated, an API key
 //   drawing on its owner's budget; per client address otherwise, at the Free limit);
 // - operation limits: per client address on the sensitive operations (login, register,
-//   recordPageView), on top of the budget, through @envelop/rate-limiter's core field limiter.
+//   recordPageView), on top of the budget, through @envelop/rate-limiter's core field limiter;
+//   the services of those operations call `guard` once the input is valid.
 // Both count on one RateLimitStore (in-process, or Redis shared by every instance).
 import { getGraphQLRateLimiter } from '@envelop/rate-limiter/get-graphql-rate-limiter';
 import { Store } from '@envelop/rate-limiter/store';
@@ -120,3 +121,5 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
 }
 
 export type LimitService = ReturnType<typeof createLimitService>;
+/** Throws RATE_LIMITED when `address` has used up `operation`'s limit. */
+export type OperationGuard = LimitService['guard'];
