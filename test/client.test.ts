@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as pkg from 'learnstream';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -69,7 +70,7 @@ import type {
 } from '../src/modules/webhooks/service.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { PG_ADMIN_URL, startTestServer, type TestServer } from './support/server.js';
 
 /** How long to wait for something that should happen (a deadline, not a measurement). */
 const DEADLINE_MS = 15_000;
@@ -949,4 +950,47 @@ describe('rate limits (429) with the tier limiter', () => {
     }
     expect(sub.failure).toBeUndefined();
   });
+});
+
+describe('a database outage (503 with Retry-After)', () => {
+  let server: TestServer;
+
+  /** Lets the service's database accept connections or not (and cuts the ones it has). */
+  async function databaseAccepts(allow: boolean): Promise<void> {
+    const name = new URL(server.databaseUrl!).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS ${allow}`);
+      if (!allow) await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
+  });
+  afterAll(async () => {
+    if (server) await databaseAccepts(true);
+    await server?.stop();
+  });
+
+  it('replays a GET after its Retry-After once the database is back, and never replays a write', async () => {
+    const net = recordingFetch();
+    const anonymous = new LearningClient({ baseUrl: server.url, fetch: net.fetch });
+    await databaseAccepts(false);
+
+    const write = await rejection(anonymous.analytics.recordPageView('/during-the-outage'));
+    expect(write).toBeInstanceOf(LearningApiError);
+    expect(write).toMatchObject({ status: 503, code: 503 });
+    expect(net.calls.filter((c) => c.method === 'POST').map((c) => c.status)).toEqual([503]);
+
+    // The read waits out Retry-After (5 s); the database comes back in the meantime.
+    const read = anonymous.docs.list();
+    setTimeout(() => void databaseAccepts(true), 1000);
+    const docs = await read;
+    expect(docs.length).toBeGreaterThan(0);
+    expect(net.calls.filter((c) => c.method === 'GET').map((c) => c.status)).toEqual([503, 200]);
+  }, 60_000);
 });
