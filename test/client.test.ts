@@ -71,24 +71,15 @@ import type {
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { PG_ADMIN_URL, startTestServer, type TestServer } from './support/server.js';
+import { freePort, sleep, waitFor } from './support/wait.js';
 
 /** How long to wait for something that should happen (a deadline, not a measurement). */
 const DEADLINE_MS = 15_000;
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const EVENT_ID = /^evt_\w+$/;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const unique = (prefix: string) => `/${prefix}/${randomBytes(5).toString('hex')}`;
 
-async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = DEADLINE_MS): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** The rejection of a promise that must reject. */
 async function rejection(promise: Promise<unknown>): Promise<LearningApiError> {
@@ -235,14 +226,6 @@ async function startReceiver(status: (n: number, body: string) => number): Promi
   };
 }
 
-/** A loopback port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('the client library as a package', () => {
   it("hand-written REST types equal the server's response and input schemas (checked by npm run typecheck)", () => {

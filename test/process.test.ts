@@ -1,11 +1,12 @@
 // The real process, as `npm start` runs it: bad configuration, production mode, graceful
 // shutdown. Every child is killed in afterAll if a test left it running.
 import { readdir } from 'node:fs/promises';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client } from './support/http.js';
 import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
 import { createPgDatabase } from './support/server.js';
+import { freePort } from './support/wait.js';
 
 /** Generous: a cold start compiles TypeScript and may run migrations. */
 const START_DEADLINE_MS = 60_000;
@@ -20,14 +21,6 @@ const { spawn: spawnService, logLines, tempDir } = pool;
 /** Waits for the "listening" log line and returns its url (fails if the process exits first). */
 const listeningUrl = (child: Child): Promise<string> => pool.listeningUrl(child, START_DEADLINE_MS);
 
-/** A loopback port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function stderrLines(child: Child): string[] {
   return child.stderr().split('\n').filter(Boolean);

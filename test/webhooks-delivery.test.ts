@@ -11,6 +11,7 @@ import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../src/modules/webhooks/ret
 import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { freePort, sleep, waitFor } from './support/wait.js';
 
 const SCHEDULE_MS = [100, 200, 300];
 /** Generous enough that a loaded machine does not time out a healthy receiver. */
@@ -50,18 +51,7 @@ interface Delivery {
   nextAttemptAt: string | null;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 function headersOf(req: IncomingMessage): Record<string, string> {
   return Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
@@ -98,14 +88,6 @@ async function startReceiver(respond: (hit: Hit, n: number) => Answer = () => ({
   };
 }
 
-/** A loopback port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.each(DATABASES)('webhook delivery on %s', (kind) => {
   let server: TestServer;

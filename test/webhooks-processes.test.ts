@@ -11,6 +11,7 @@ import { client, type Client } from './support/http.js';
 import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
 import { createPgDatabase } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { sleep, waitFor as waitUntil } from './support/wait.js';
 
 /** Generous: a cold start compiles TypeScript and may run migrations. */
 const START_DEADLINE_MS = 60_000;
@@ -32,19 +33,12 @@ afterAll(() => pool.cleanup());
 const defer = (fn: () => Promise<unknown>) => pool.defer(() => fn().catch(() => {}));
 /** `spawnService(env)`: the process with exactly `env` (plus PATH/HOME), none of the pool's test defaults. */
 const { spawn: spawnService } = pool;
+/** Polls like waitUntil, with this file's longer default deadline (processes under load). */
+const waitFor = <T,>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000) => waitUntil(what, check, ms);
+
 const listeningUrl = (child: Child): Promise<string> => pool.listeningUrl(child, START_DEADLINE_MS);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** A receiver on 127.0.0.1 that records every request with the status it answered. */
 async function startReceiver(respond: (n: number, hit: Omit<Hit, 'status'>) => Answer): Promise<{ url: string; hits: Hit[] }> {
