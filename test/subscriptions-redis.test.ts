@@ -15,6 +15,8 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processPool, TEST_REDIS_URL, type Instance } from './support/process.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+// An event as subscribers receive it: the client library's type, checked against the server's schema.
+import type { LearningEvent as Ev } from '../src/client/index.js';
 
 const REDIS_URL = TEST_REDIS_URL;
 const DEADLINE_MS = 15_000;
@@ -23,14 +25,6 @@ const QUIET_MS = 700;
 const SLOW = { timeout: 240_000 };
 const EVENTS = `subscription($after: ID) { events(after: $after) { id event timestamp lessonId userId path } }`;
 
-interface Ev {
-  id: string;
-  event: string;
-  timestamp: string;
-  lessonId: string | null;
-  userId: string | null;
-  path: string | null;
-}
 interface Sub {
   name: string;
   events: Ev[];

@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { sql, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+// An event as subscribers receive it: the client library's type, checked against the server's schema.
+import type { LearningEvent as Ev } from '../src/client/index.js';
 
 const EVENTS = `subscription($types: [String!], $after: ID) {
   events(types: $types, after: $after) { id event timestamp lessonId userId path }
@@ -25,14 +27,6 @@ const DEADLINE_MS = 15_000;
 const QUIET_MS = 600;
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-interface Ev {
-  id: string;
-  event: string;
-  timestamp: string;
-  lessonId: string | null;
-  userId: string | null;
-  path: string | null;
-}
 interface GqlError {
   message: string;
   extensions?: { code?: string };
@@ -222,7 +216,7 @@ async function storedAfter(server: TestServer, afterId: string): Promise<{ id: s
 /** The GraphQL shape of a stored payload: the contract's fields, unrelated ones null. */
 const asEvent = (id: string, p: Record<string, unknown>): Ev => ({
   id,
-  event: p.event as string,
+  event: p.event as Ev['event'],
   timestamp: p.timestamp as string,
   lessonId: (p.lessonId as string | undefined) ?? null,
   userId: (p.userId as string | undefined) ?? null,
