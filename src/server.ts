@@ -1,11 +1,14 @@
 // Starts the service: validated config, migrated (and, outside production, seeded) database,
 // then listen. Returns a handle the tests and main.ts use alike.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
+import { attachGraphQLWebSocket } from './graphql/ws.js';
+import { readNodeBody } from './http/body.js';
 import { createEventBus, eventChannel } from './modules/events/bus.js';
 import { createRateLimitStore, rateLimitPrefix } from './modules/limits/index.js';
 import { createWorkers } from './workers.js';
@@ -41,12 +44,30 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const databaseIdentity = config.databaseUrl ?? config.dataDir;
   const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(databaseIdentity), log });
   const limits = createRateLimitStore({ redisUrl: config.redisUrl, prefix: rateLimitPrefix(databaseIdentity) });
-  const app = createApp({ config, db, bus, limits, log });
+  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log });
+
+  // Every request goes to Yoga, its body read first (the fast path of Yoga's fetch layer).
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.headers['content-length'] !== '0') {
+      try {
+        const body = await readNodeBody(req, config.bodyLimitBytes);
+        if (body === null) Object.assign(req, { bodyTooLarge: true });
+        // whatwg-node takes a string `body` as the request's body instead of reading the stream.
+        else if (body.length) Object.assign(req, { body: body.toString('utf8') });
+      } catch {
+        // The client went away mid-body: nobody is left to answer.
+        return;
+      }
+    }
+    await yoga.requestListener(req, res);
+  }
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));
+  const websocket = attachGraphQLWebSocket({ server, yoga, log, contextFor: webSocketContext });
   await new Promise<void>((resolve, reject) => {
-    app.server.once('error', reject);
-    app.server.listen(config.port, config.host, resolve);
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
   });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const workers = createWorkers({ db, bus, config, log });
@@ -59,9 +80,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     stop: async () => {
       // Connections still busy after the grace period (a stalled client, a stream) are cut,
       // so stopping always ends and the database is always closed cleanly.
-      const cut = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
+      const cut = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
+      const closed = async () => {
+        await websocket.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await yoga.dispose();
+      };
       try {
-        await Promise.all([app.close(), ...workers.map((w) => w.stop())]);
+        await Promise.all([closed(), ...workers.map((w) => w.stop())]);
       } finally {
         clearTimeout(cut);
       }

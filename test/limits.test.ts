@@ -42,11 +42,11 @@ describe('the tier budget, with the default limits', () => {
     for (let i = 1; i <= 100; i++) {
       const reply = await api.get('/api/content/docs', { headers });
       expect(reply.status).toBe(200);
-      expect(reply.headers.get('ratelimit-policy')).toBe('100;w=60');
+      expect(reply.headers.get('ratelimit-policy')).toBe('"free";q=100;w=60');
       expect(reply.headers.get('x-ratelimit-limit')).toBe('100');
       expect(reply.headers.get('x-ratelimit-remaining')).toBe(String(100 - i));
       // reset: seconds until the oldest request (the first of this loop) leaves the window.
-      const policy = /^limit=100, remaining=(\d+), reset=(\d+)$/.exec(reply.headers.get('ratelimit') ?? '');
+      const policy = /^"free";r=(\d+);t=(\d+)$/.exec(reply.headers.get('ratelimit') ?? '');
       expect(policy?.[1]).toBe(String(100 - i));
       expect(Number(policy?.[2])).toBeLessThanOrEqual(60);
       expect(Number(policy?.[2])).toBeGreaterThanOrEqual(60 - Math.ceil((Date.now() - startedAt) / 1000));
@@ -58,8 +58,8 @@ describe('the tier budget, with the default limits', () => {
     expectRefused(refused);
     expect(refused.body).toEqual(RATE_LIMITED);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    expect(refused.headers.get('ratelimit')).toMatch(/^limit=100, remaining=0, reset=\d+$/);
-    expect(refused.headers.get('retry-after')).toBe(refused.headers.get('ratelimit')!.split('reset=')[1]);
+    expect(refused.headers.get('ratelimit')).toMatch(/^"free";r=0;t=\d+$/);
+    expect(refused.headers.get('retry-after')).toBe(refused.headers.get('ratelimit')!.split('t=')[1]);
 
     // Every route is limited, whatever it would have answered, and a bad token counts against
     // the address; GraphQL gets the same 429 with a RATE_LIMITED error.
@@ -84,7 +84,7 @@ describe('the tier budget, with the default limits', () => {
     const created = await api.post('/api/v1/api-keys', { name: 'budget' }, { token: tokens.grace, headers });
     expect(created.status).toBe(201);
     const start = remainingOf(created);
-    expect(created.headers.get('ratelimit-policy')).toBe('100;w=60');
+    expect(created.headers.get('ratelimit-policy')).toBe('"free";q=100;w=60');
 
     const viaToken = await api.get('/api/v1/user/me', { token: tokens.grace, headers });
     const viaBearerKey = await api.get('/api/v1/user/me', { token: created.body.key, headers });
@@ -101,9 +101,9 @@ describe('the tier budget, with the default limits', () => {
   it('gives a Pro user 600 a minute', async () => {
     const reply = await api.get('/api/v1/user/me', { token: tokens.ada, headers: freshAddress() });
     expect(reply.status).toBe(200);
-    expect(reply.headers.get('ratelimit-policy')).toBe('600;w=60');
+    expect(reply.headers.get('ratelimit-policy')).toBe('"pro";q=600;w=60');
     expect(reply.headers.get('x-ratelimit-limit')).toBe('600');
-    expect(reply.headers.get('ratelimit')).toMatch(/^limit=600, remaining=\d+, reset=\d+$/);
+    expect(reply.headers.get('ratelimit')).toMatch(/^"pro";r=\d+;t=\d+$/);
   });
 
   it('does not limit an Enterprise user, and sends no limit headers', async () => {
@@ -132,7 +132,7 @@ describe('the rolling window (RATE_LIMIT_FREE=3, RATE_LIMIT_WINDOW_S=3)', () => 
     const headers = freshAddress();
     const first = await api.get('/api/content/docs', { headers });
     const firstDone = Date.now();
-    expect(first.headers.get('ratelimit-policy')).toBe('3;w=3');
+    expect(first.headers.get('ratelimit-policy')).toBe('"free";q=3;w=3');
     await sleep(1500);
     expect(remainingOf(await api.get('/api/content/docs', { headers }))).toBe(1);
     expect(remainingOf(await api.get('/api/content/docs', { headers }))).toBe(0);

@@ -6,7 +6,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import type { RequestContext } from '../context.js';
 import { AppError, unauthenticated } from '../errors.js';
 
-/** The same context on both GraphQL endpoints (graphql-http and Yoga): the request's. */
+/** The request's context, the same one its REST route would get (src/app.ts). */
 export type GraphQLContext = RequestContext;
 
 export const builder = new SchemaBuilder<{

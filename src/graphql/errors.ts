@@ -54,3 +54,11 @@ export function maskGraphQLError(error: unknown, log: Logger): Error {
     },
   });
 }
+
+/** Masks an error for clients and drops Yoga's transport hint (`extensions.http`). */
+export function formatGraphQLError(error: Readonly<GraphQLError | Error>, log: Logger): GraphQLError {
+  const masked = maskGraphQLError(error, log) as GraphQLError;
+  if (!masked.extensions?.http) return masked;
+  const { http: _http, ...extensions } = masked.extensions;
+  return Object.assign(masked, { extensions });
+}

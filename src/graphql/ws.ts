@@ -1,45 +1,49 @@
 // GraphQL over WebSocket (the graphql-ws protocol) on /graphql, for subscriptions (queries and
-// mutations work too). Clients authenticate with connectionParams {authorization: "Bearer …"};
-// an Authorization header on the upgrade request also works.
+// mutations work too). Every operation executes through Yoga's envelop pipeline
+// (`yoga.getEnveloped`), so the plugins that apply to HTTP apply here too. Clients authenticate
+// with connectionParams {authorization: "Bearer …"}; an Authorization header on the upgrade
+// request also works.
 import type { IncomingMessage, Server } from 'node:http';
 import type { GraphQLError } from 'graphql';
+import type { ServerOptions } from 'graphql-ws';
+import type { YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
+import type { NodeServerContext } from '../http/plugins/server-context.js';
 import type { Logger } from '../logger.js';
-import { RATE_LIMITED_MESSAGE } from '../modules/limits/service.js';
-import { createSharedSubscribe } from '../modules/events/shared-execution.js';
-import { formatGraphQLError, type createOperationCache } from './http.js';
-import { schema } from './schema.js';
+import { formatGraphQLError, isGraphQLError } from './errors.js';
 
 /** What graphql-ws keeps per socket (it wants an index signature). */
 type Extra = Record<PropertyKey, unknown> & {
   request: IncomingMessage;
+  socket: WebSocket;
   context?: RequestContext;
 };
 
+/** The envelop's execute/subscribe, carried to graphql-ws's own hooks in the root value. */
+interface Enveloped {
+  execute: NonNullable<ServerOptions['execute']>;
+  subscribe: NonNullable<ServerOptions['subscribe']>;
+}
+
 export function attachGraphQLWebSocket({
   server,
+  yoga,
   log,
-  operations,
   contextFor,
-  admit,
 }: {
   server: Server;
+  yoga: YogaServerInstance<NodeServerContext, RequestContext>;
   log: Logger;
-  operations: ReturnType<typeof createOperationCache>;
   contextFor(request: IncomingMessage, authorization: string | undefined): RequestContext;
-  /** Counts one operation against the caller's rate-limit budget; false when refused. */
-  admit(context: RequestContext): Promise<boolean>;
 }) {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatGraphQLError(e, log).toJSON());
   const handle = useServer<Record<string, unknown> | undefined, Extra>(
     {
-      schema,
-      // Identical subscriptions share one execution result per event.
-      subscribe: createSharedSubscribe(),
+      execute: (args) => (args.rootValue as Enveloped).execute(args),
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onConnect: (ctx) => {
         const fromParams = ctx.connectionParams?.authorization;
         const authorization = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
@@ -47,23 +51,30 @@ export function attachGraphQLWebSocket({
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
-        const context = ctx.extra.context!;
-        if (!(await admit(context))) return [formatGraphQLError(new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE), log)];
-        let document;
+        // The connection's context is the initial one (Yoga's `context` option keeps it).
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx.extra.context!,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params: payload,
+        } as unknown as Parameters<typeof yoga.getEnveloped>[0]);
         try {
-          document = operations.parse(payload.query);
+          const document = parse(payload.query);
+          const errors = validate(schema, document);
+          if (errors.length) return errors;
+          return {
+            schema,
+            document,
+            variableValues: payload.variables,
+            operationName: payload.operationName,
+            // The plugins' context hooks run here (the rate-limit budget among them).
+            contextValue: await contextFactory(),
+            rootValue: { execute, subscribe } as Enveloped,
+          };
         } catch (error) {
-          return [error as GraphQLError];
+          if (isGraphQLError(error)) return [error];
+          return [formatGraphQLError(error as Error, log)];
         }
-        const errors = operations.validate(schema, document);
-        if (errors.length) return errors;
-        return {
-          schema,
-          document,
-          variableValues: payload.variables,
-          operationName: payload.operationName,
-          contextValue: context,
-        };
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
       onError: (_ctx, _id, _payload, errors) => format(errors),

@@ -1,5 +1,4 @@
 // The one place that turns any thrown value into the contract's error body.
-import type { ServerResponse } from 'node:http';
 import { AppError, isDatabaseUnavailable, unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 
@@ -30,17 +29,11 @@ export function errorBody(error: AppError): ErrorBody {
   };
 }
 
-export function sendError(res: ServerResponse, error: unknown, log: Logger, headOnly = false): void {
+/** The contract's error response for anything thrown (`Response` is the server's fetch API). */
+export function errorResponse(Response: typeof globalThis.Response, error: unknown, log: Logger, headOnly = false): Response {
   const appError = toAppError(error, log);
-  const json = JSON.stringify(errorBody(appError));
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(appError.status, {
-    ...appError.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(json),
+  return new Response(headOnly ? null : JSON.stringify(errorBody(appError)), {
+    status: appError.status,
+    headers: { ...appError.headers, 'content-type': 'application/json; charset=utf-8' },
   });
-  res.end(headOnly ? undefined : json);
 }

@@ -45,8 +45,14 @@ const rateLimitHeaders: Record<string, JsonSchema> = {
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
 const headerComponents: Record<string, JsonSchema> = {
-  'RateLimit-Policy': { description: 'The caller\'s quota: `<limit>;w=<window seconds>` (IETF draft)', schema: { type: 'string' } },
-  RateLimit: { description: '`limit=<l>, remaining=<r>, reset=<seconds until a slot frees>` (IETF draft)', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'The caller\'s quota, `"<policy>";q=<limit>;w=<window seconds>` (draft-ietf-httpapi-ratelimit-headers-11), e.g. `"free";q=100;w=60`',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: '`"<policy>";r=<remaining>;t=<seconds until a slot frees>` (draft-ietf-httpapi-ratelimit-headers-11), e.g. `"free";r=97;t=58`',
+    schema: { type: 'string' },
+  },
   'X-RateLimit-Limit': { description: 'Requests allowed per rolling window', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When the next slot frees (unix seconds)', schema: { type: 'integer' } },

@@ -1,4 +1,4 @@
-// `subscribe` for graphql-sse and graphql-ws that executes the selection set once per event for
+// `subscribe` for every subscription transport (useSharedSubscriptions sets it on Yoga) that executes the selection set once per event for
 // all the subscribers with the same operation, instead of once per subscriber: the live events
 // reach every subscriber of this instance as the same object, so identical subscriptions can
 // share one result object. Per subscriber it still runs the subscribe resolver (the caller's
@@ -16,6 +16,7 @@ import {
   type FragmentDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../../context.js';
 
 /** Subscription fields whose result can be shared, and the fields of their type that can. */
@@ -128,5 +129,15 @@ export function createSharedSubscribe() {
       },
     };
     return mapped;
+  };
+}
+
+/** The envelop plugin: every subscription, over SSE or WebSocket, uses the shared `subscribe`. */
+export function useSharedSubscriptions(): Plugin {
+  const subscribe = createSharedSubscribe();
+  return {
+    onSubscribe({ setSubscribeFn }) {
+      setSubscribeFn(subscribe);
+    },
   };
 }

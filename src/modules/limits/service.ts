@@ -47,11 +47,12 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
     }
   }
 
-  function headersFor(decision: Decision, windowSeconds: number): Record<string, string> {
+  /** The headers of draft-ietf-httpapi-ratelimit-headers-11, and the X-RateLimit-* ones. */
+  function headersFor(decision: Decision, policy: string, windowSeconds: number): Record<string, string> {
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     const headers: Record<string, string> = {
-      'ratelimit-policy': `${decision.limit};w=${windowSeconds}`,
-      ratelimit: `limit=${decision.limit}, remaining=${decision.remaining}, reset=${resetSeconds}`,
+      'ratelimit-policy': `"${policy}";q=${decision.limit};w=${windowSeconds}`,
+      ratelimit: `"${policy}";r=${decision.remaining};t=${resetSeconds}`,
       'x-ratelimit-limit': String(decision.limit),
       'x-ratelimit-remaining': String(decision.remaining),
       'x-ratelimit-reset': String(Math.ceil((Date.now() + decision.resetMs) / 1000)),
@@ -60,14 +61,15 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
     return headers;
   }
 
-  function limitFor(caller: Caller | null): number | null {
+  /** The caller's policy: anonymous callers are on `free`; Enterprise has none. */
+  function policyFor(caller: Caller | null): { name: string; limit: number } | null {
     switch (caller?.tier) {
       case 'ENTERPRISE':
         return null;
       case 'PRO':
-        return config.rateLimit.pro;
+        return { name: 'pro', limit: config.rateLimit.pro };
       default:
-        return config.rateLimit.free;
+        return { name: 'free', limit: config.rateLimit.free };
     }
   }
 
@@ -77,10 +79,10 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
    * A refused request is not counted.
    */
   async function admit(caller: Caller | null, address: string): Promise<Admission | null> {
-    const limit = limitFor(caller);
-    if (limit === null) return null;
-    const decision = await hit(caller ? `user:${caller.userId}` : `addr:${address}`, limit, windowMs);
-    return decision && { allowed: decision.allowed, headers: headersFor(decision, config.rateLimit.windowSeconds) };
+    const policy = policyFor(caller);
+    if (!policy) return null;
+    const decision = await hit(caller ? `user:${caller.userId}` : `addr:${address}`, policy.limit, windowMs);
+    return decision && { allowed: decision.allowed, headers: headersFor(decision, policy.name, config.rateLimit.windowSeconds) };
   }
 
   /**

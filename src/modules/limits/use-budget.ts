@@ -1,0 +1,67 @@
+// The tier budget as one Yoga plugin: every HTTP request but the health checks and the pages
+// draws on its caller's rolling budget once, before any routing or parsing (onRequest), and
+// every operation on a WebSocket once, when its context is built (the socket itself is not an
+// HTTP request Yoga sees). Limited responses carry the limit headers; a refusal is a 429 in the
+// shape of what was asked: the contract's error body, or a GraphQL error RATE_LIMITED.
+import type { Plugin } from 'graphql-yoga';
+import type { RequestContext } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { formatGraphQLError } from '../../graphql/errors.js';
+import { errorResponse } from '../../http/errors.js';
+import { requestContextOf } from '../../http/plugins/server-context.js';
+import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
+
+export interface BudgetOptions {
+  limits: LimitService;
+  /** Paths never counted (health, metrics, the pages). */
+  exempt(request: Request, url: URL): boolean;
+  /** Paths whose refusals are GraphQL responses. */
+  graphqlPaths: readonly string[];
+}
+
+/** A WebSocket operation's context: ws.ts builds it with the socket. */
+const isWebSocketContext = (context: object): context is RequestContext & { socket: unknown } => 'socket' in context && 'caller' in context;
+
+export function useRateLimitBudget({ limits, exempt, graphqlPaths }: BudgetOptions): Plugin {
+  const headersOf = new WeakMap<Request, Record<string, string>>();
+  const refused = () => new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE);
+  return {
+    async onRequest({ request, url, endResponse, fetchAPI }) {
+      if (exempt(request, url)) return;
+      const ctx = requestContextOf(request);
+      const graphql = graphqlPaths.includes(url.pathname);
+      // In the shape of what was asked: the contract's error body, or a GraphQL error.
+      const fail = (error: unknown) => {
+        if (!graphql) return endResponse(errorResponse(fetchAPI.Response, error, ctx.log));
+        const formatted = formatGraphQLError(error as Error, ctx.log);
+        const accept = request.headers.get('accept') ?? '';
+        const type = accept.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
+        endResponse(
+          new fetchAPI.Response(JSON.stringify({ errors: [formatted.toJSON()] }), {
+            status: Number(formatted.extensions.status ?? 500),
+            headers: { ...(error instanceof AppError ? error.headers : {}), 'content-type': `${type}; charset=utf-8` },
+          }),
+        );
+      };
+      let admission;
+      try {
+        // Resolving the caller reads the database: unreachable, it is a 503 like any other route's.
+        admission = await limits.admit(await ctx.caller(), ctx.ip);
+      } catch (error) {
+        return fail(error);
+      }
+      if (!admission) return;
+      headersOf.set(request, admission.headers);
+      if (!admission.allowed) fail(refused());
+    },
+    onResponse({ request, response }) {
+      const headers = headersOf.get(request);
+      if (headers) for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    },
+    async onContextBuilding({ context }) {
+      if (!isWebSocketContext(context)) return;
+      const admission = await limits.admit(await context.caller(), context.ip);
+      if (admission && !admission.allowed) throw refused();
+    },
+  };
+}
