@@ -7,23 +7,28 @@ import { randomUUID } from 'node:crypto';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { DocumentNode, ExecutionResult } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { Config } from './config.js';
 import type { Caller, RequestContext } from './context.js';
 import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
-import { maskGraphQLError } from './graphql/errors.js';
+import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
 import { schema } from './graphql/schema.js';
 import { useBodyLimit } from './http/plugins/use-body-limit.js';
 import { useHealthChecks } from './http/plugins/use-health.js';
+import { useMetrics } from './http/plugins/use-metrics.js';
 import { clientAddress, useRequestContext } from './http/plugins/use-request-context.js';
 import { useRestRoutes } from './http/plugins/use-rest.js';
 import { findRequestContext, type NodeServerContext } from './http/plugins/server-context.js';
 import { apiRoutes } from './http/routes.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import type { EventBus } from './modules/events/bus.js';
 import { useSharedSubscriptions } from './modules/events/shared-execution.js';
 import type { RateLimitStore } from './modules/limits/index.js';
+import { useOperationLimits } from './modules/limits/operation-limits.js';
 import { useRateLimitBudget } from './modules/limits/use-budget.js';
 import { createServices, type Services } from './services.js';
 
@@ -42,11 +47,13 @@ export interface AppDeps {
   bus: EventBus;
   limits: RateLimitStore;
   log: Logger;
+  /** This instance's metrics (its own registry), served on GET /metrics. */
+  metrics: Metrics;
 }
 
-export function createApp({ config, db, bus, limits, log }: AppDeps) {
+export function createApp({ config, db, bus, limits, log, metrics }: AppDeps) {
   const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log });
-  const contextFor = requestContextFactory(services, log);
+  const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
   const isGraphiQLPage = (request: Request, url: URL) =>
     config.graphiql && url.pathname === GRAPHQL_PATH && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
 
@@ -65,8 +72,9 @@ export function createApp({ config, db, bus, limits, log }: AppDeps) {
     plugins: [
       useRequestContext({
         trustProxy: config.trustProxy,
-        contextFor: ({ requestId, address, authorization, apiKey }) => contextFor(requestId, address, authorization, apiKey),
+        contextFor: ({ requestId, address, authorization, apiKey, request }) => contextFor(requestId, address, authorization, apiKey, request),
       }),
+      useMetrics({ metrics, token: config.metricsToken, routes: apiRoutes, paths: [...GRAPHQL_PATHS, '/healthz', '/readyz'] }),
       useHealthChecks({ ping: () => db.ping() }),
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS, exempt: isGraphiQLPage }),
       useBodyLimit(config.bodyLimitBytes),
@@ -75,8 +83,19 @@ export function createApp({ config, db, bus, limits, log }: AppDeps) {
       useSharedSubscriptions(),
       maxDepthPlugin(MAX_DEPTH),
       maxAliasesPlugin(MAX_ALIASES),
+      ...useOperationLimits({ config, limits: services.limits, log }),
     ],
   });
+
+  /** RequestContext.execute: one of our documents, through the envelop pipeline, as `request`. */
+  async function runOperation(document: DocumentNode, variables: Record<string, unknown>, request: Request): Promise<unknown> {
+    // Yoga's `context` option finds the request's context (the one REST is using) by `request`.
+    const { execute, contextFactory, schema: enveloped } = yoga.getEnveloped({ request } as Parameters<typeof yoga.getEnveloped>[0]);
+    const result = (await execute({ schema: enveloped, document, variableValues: variables, contextValue: await contextFactory() })) as ExecutionResult;
+    const [error] = result.errors ?? [];
+    if (error) throw appErrorOf(error) ?? error;
+    return result.data;
+  }
 
   return {
     yoga,
@@ -90,9 +109,11 @@ export function createApp({ config, db, bus, limits, log }: AppDeps) {
 
 export type App = ReturnType<typeof createApp>;
 
+type RunOperation = (document: DocumentNode, variables: Record<string, unknown>, request: Request) => Promise<unknown>;
+
 /** Builds a request's context: the caller is resolved from its credentials at most once, when asked. */
-function requestContextFactory(services: Services, log: Logger) {
-  return (requestId: string, ip: string, authorization: string | null, apiKey: string | null): RequestContext => {
+function requestContextFactory(services: Services, log: Logger, runOperation: RunOperation) {
+  return (requestId: string, ip: string, authorization: string | null, apiKey: string | null, request?: Request): RequestContext => {
     let resolved: Promise<Caller | null> | undefined;
     const caller = () => (resolved ??= services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined));
     return {
@@ -105,6 +126,10 @@ function requestContextFactory(services: Services, log: Logger) {
         const c = await caller();
         if (!c) throw unauthenticated();
         return c;
+      },
+      execute: async <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V) => {
+        if (!request) throw new Error('execute() needs the HTTP request the context was made for');
+        return (await runOperation(document, variables, request)) as R;
       },
     };
   };

@@ -27,18 +27,16 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
-  // The per-address operation limits are the services' to apply, after validating the input.
-  const limits = createLimitService(deps);
   return {
-    auth: createAuthService({ ...deps, guard: limits.guard }),
+    auth: createAuthService(deps),
     users: createUserService(deps),
     lessons: createLessonService(deps),
     docs: createDocsService(deps),
-    analytics: createAnalyticsService({ ...deps, guard: limits.guard }),
+    analytics: createAnalyticsService(deps),
     webhooks: createWebhookService(deps),
     apiKeys: createApiKeyService(deps),
     events: createEventService(deps),
-    limits,
+    limits: createLimitService(deps),
   };
 }
 

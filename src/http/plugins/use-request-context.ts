@@ -9,7 +9,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export interface RequestContextOptions {
   /** Makes the context of one request (also used for WebSocket connections). */
-  contextFor(input: { requestId: string; address: string; authorization: string | null; apiKey: string | null }): RequestContext;
+  contextFor(input: { requestId: string; address: string; authorization: string | null; apiKey: string | null; request: Request }): RequestContext;
   trustProxy: boolean;
 }
 
@@ -27,6 +27,7 @@ export function useRequestContext({ contextFor, trustProxy }: RequestContextOpti
           address: clientAddress(request, serverContext, trustProxy),
           authorization: request.headers.get('authorization'),
           apiKey: request.headers.get('x-api-key'),
+          request,
         }),
       );
     },

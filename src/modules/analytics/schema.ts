@@ -18,7 +18,7 @@ builder.mutationFields((t) => ({
     description: 'Records one page view; emits analytics.hit. Always true.',
     args: { path: t.arg.string({ required: true }) },
     resolve: async (_, args, ctx) => {
-      await ctx.services.analytics.record(args, ctx.ip);
+      await ctx.services.analytics.record(args);
       return true;
     },
   }),

@@ -3,7 +3,6 @@ import type { Db } from '../../db/client.js';
 import { badInput } from '../../errors.js';
 import { parseWith } from '../../http/validation.js';
 import { recordEvent } from '../events/outbox.js';
-import type { OperationGuard } from '../limits/service.js';
 
 const instant = z
   .union([z.iso.date(), z.iso.datetime()], { error: 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)' })
@@ -17,13 +16,11 @@ export const viewsQuery = z.object({
 });
 export const viewsTotal = z.object({ total: z.number().int() });
 
-/** `guard` applies the per-address limit on recording page views (see limits/service.ts). */
-export function createAnalyticsService({ db, guard }: { db: Db; guard: OperationGuard }) {
+export function createAnalyticsService({ db }: { db: Db }) {
   return {
-    /** Records one page view and emits analytics.hit; limited per client `address`. */
-    async record(input: unknown, address: string): Promise<void> {
+    /** Records one page view and emits analytics.hit. */
+    async record(input: unknown): Promise<void> {
       const { path } = parseWith(recordViewInput, input, '');
-      await guard('recordPageView', address);
       await db.$transaction(async (tx) => {
         await tx.pageView.create({ data: { path } });
         await recordEvent(tx, 'analytics.hit', { path });

@@ -28,7 +28,7 @@ builder.mutationFields((t) => ({
   login: t.field({
     type: AuthPayload,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) => ctx.services.auth.login(args, ctx.ip),
+    resolve: (_, args, ctx) => ctx.services.auth.login(args),
   }),
   register: t.field({
     type: RegisterPayload,
@@ -37,7 +37,7 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),
     },
-    resolve: (_, args, ctx) => ctx.services.auth.register(args, ctx.ip),
+    resolve: (_, args, ctx) => ctx.services.auth.register(args),
   }),
   refreshToken: t.field({
     type: AuthPayload,

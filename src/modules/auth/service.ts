@@ -11,7 +11,6 @@ import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { API_KEY_PREFIX, hashApiKey } from '../apikeys/service.js';
 import { recordEvent } from '../events/outbox.js';
-import type { OperationGuard } from '../limits/service.js';
 import { toMe, type MeView } from '../users/service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { loginInput, refreshInput, registerInput, type TokenPair } from './schemas.js';
@@ -29,12 +28,10 @@ interface Deps {
   db: Db;
   query: Database['query'];
   config: Pick<Config, 'jwtSecret' | 'accessTokenTtl' | 'refreshTokenTtl'>;
-  /** The per-address limits on login and register (see limits/service.ts). */
-  guard: OperationGuard;
   log?: Logger;
 }
 
-export function createAuthService({ db, query, config, guard, log }: Deps) {
+export function createAuthService({ db, query, config, log }: Deps) {
   // A CryptoKey imported once: jose would otherwise import one on every sign and verify.
   const signingKey = webcrypto.subtle.importKey('raw', config.jwtSecret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   // Tokens whose signature was verified, keyed by the whole token (so a forged one never gets
@@ -163,10 +160,8 @@ export function createAuthService({ db, query, config, guard, log }: Deps) {
   }
 
   return {
-    /** `address` is the client's: login is limited per address (malformed input is not counted). */
-    async login(input: unknown, address: string): Promise<TokenPair> {
+    async login(input: unknown): Promise<TokenPair> {
       const { email, password } = parseWith(loginInput, input, '');
-      await guard('login', address);
       const attempt = await claimAttempt(email);
       let wrongPassword = false;
       try {
@@ -187,10 +182,8 @@ export function createAuthService({ db, query, config, guard, log }: Deps) {
       }
     },
 
-    /** `address` is the client's: registration is limited per address. */
-    async register(input: unknown, address: string): Promise<TokenPair & { user: MeView }> {
+    async register(input: unknown): Promise<TokenPair & { user: MeView }> {
       const { email, password, name } = parseWith(registerInput, input, '');
-      await guard('register', address);
       const passwordHash = await hashPassword(password);
       try {
         return await db.$transaction(async (tx) => {

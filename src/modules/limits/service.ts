@@ -1,16 +1,12 @@
-// Rate limits, written once for every transport (REST, GraphQL over HTTP, SSE and WebSocket):
-// - the tier budget: one rolling window per caller (per user when authenticated, an API key
-//   drawing on its owner's budget; per client address otherwise, at the Free limit);
-// - operation limits: per client address on the sensitive operations (login, register,
-//   recordPageView), on top of the budget, through @envelop/rate-limiter's core field limiter;
-//   the services of those operations call `guard` once the input is valid.
+// Rate limits, counted for every transport (REST, GraphQL over HTTP, SSE and WebSocket) by two
+// Yoga plugins over this service:
+// - the tier budget (use-budget.ts): one rolling window per caller (per user when authenticated,
+//   an API key drawing on its owner's budget; per client address otherwise, at the Free limit);
+// - operation limits (operation-limits.ts): per client address on login, register and
+//   recordPageView, on top of the budget, through @envelop/rate-limiter's plugin.
 // Both count on one RateLimitStore (in-process, or Redis shared by every instance).
-import { getGraphQLRateLimiter } from '@envelop/rate-limiter/get-graphql-rate-limiter';
-import { Store } from '@envelop/rate-limiter/store';
-import type { Identity } from '@envelop/rate-limiter/types';
-import type { LimitedOperation, Config } from '../../config.js';
+import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
-import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Decision, RateLimitStore } from './store.js';
 
@@ -26,7 +22,7 @@ export interface Admission {
 /** How often a failing store is reported in the log while it keeps failing. */
 const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
 
-export function createLimitService({ config, limits, log }: { config: Pick<Config, 'rateLimit' | 'operationLimits'>; limits: RateLimitStore; log: Logger }) {
+export function createLimitService({ config, limits, log }: { config: Pick<Config, 'rateLimit'>; limits: RateLimitStore; log: Logger }) {
   const windowMs = config.rateLimit.windowSeconds * 1000;
   let lastStoreErrorLoggedAt = 0;
 
@@ -85,43 +81,7 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
     return decision && { allowed: decision.allowed, headers: headersFor(decision, policy.name, config.rateLimit.windowSeconds) };
   }
 
-  /**
-   * Guards a sensitive operation per client address: throws RATE_LIMITED (429, numeric
-   * Retry-After) when the address has used up the operation's limit in its rolling window.
-   *
-   * @envelop/rate-limiter's core decides (field identity, limit, message), but its stores read
-   * the log and write it back in two steps, which over-admits under concurrency. So the store
-   * handed to it records atomically while reading (RateLimitStore.hit: a Redis script across
-   * instances) and reports the calls before this one; its write step has nothing left to do.
-   */
-  async function guard(operation: LimitedOperation, address: string): Promise<void> {
-    const { max, windowMs: opWindowMs } = config.operationLimits[operation];
-    let decision: Decision | null = null;
-    const store = new (class AtomicStore extends Store {
-      async getForIdentity({ contextIdentity, fieldIdentity }: Identity): Promise<readonly number[]> {
-        decision = await hit(`op:${fieldIdentity}:${contextIdentity}`, max, opWindowMs);
-        // Timestamps inside the window; the core adds this call to them and compares with max.
-        const before = !decision ? 0 : decision.allowed ? decision.limit - decision.remaining - 1 : max;
-        return new Array<number>(before).fill(Date.now());
-      }
-      setForIdentity(): void {
-        // Already recorded (or, when refused, deliberately not) by getForIdentity.
-      }
-    })();
-    const limiter = getGraphQLRateLimiter({
-      identifyContext: (context: { address: string }) => context.address,
-      store,
-      formatError: () => RATE_LIMITED_MESSAGE,
-    });
-    const refused = await limiter(operation, { args: {}, context: { address } }, { max, window: `${opWindowMs}ms` });
-    if (!refused) return;
-    const retryAfterMs = (decision as Decision | null)?.retryAfterMs ?? opWindowMs;
-    throw new AppError('RATE_LIMITED', refused, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } });
-  }
-
-  return { admit, guard };
+  return { admit, hit };
 }
 
 export type LimitService = ReturnType<typeof createLimitService>;
-/** Throws RATE_LIMITED when `address` has used up `operation`'s limit. */
-export type OperationGuard = LimitService['guard'];
