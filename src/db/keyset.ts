@@ -30,12 +30,20 @@ function decodeCursor(cursor: string, field: string): Keyed {
   throw badInput(field, 'is not a valid cursor');
 }
 
-/** Validates the page options (400 naming the field) and gives the query's seek, order and size. */
-export function keysetQuery({ limit = DEFAULT_PAGE_SIZE, cursor, fieldNames = { limit: 'limit', cursor: 'cursor' } }: PageOptions) {
+/**
+ * Validates the page options (400 naming the field) and gives the page size and the row the page
+ * starts after: for the queries that seek in SQL of their own rather than through keysetQuery.
+ */
+export function keysetBounds({ limit = DEFAULT_PAGE_SIZE, cursor, fieldNames = { limit: 'limit', cursor: 'cursor' } }: PageOptions) {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw badInput(fieldNames.limit, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
-  const after = cursor === undefined ? undefined : decodeCursor(cursor, fieldNames.cursor);
+  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, fieldNames.cursor) };
+}
+
+/** Validates the page options (400 naming the field) and gives the query's seek, order and size. */
+export function keysetQuery(options: PageOptions) {
+  const { limit, after } = keysetBounds(options);
   return {
     limit,
     seek: after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
