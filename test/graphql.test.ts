@@ -62,6 +62,19 @@ const expectNothingRan = () => {
   expect(ran.length).toBeLessThanOrEqual(1);
 };
 
+/** Every lesson ADMIN sees over REST (drafts included), newest first: every page of GET /api/v1/lessons. */
+async function restLessons(): Promise<{ id: string; authorId: string; status: string }[]> {
+  const items: { id: string; authorId: string; status: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await api.get(`/api/v1/lessons?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { token: ada });
+    expect(page.status, page.text).toBe(200);
+    items.push(...(page.body.items as typeof items));
+    cursor = page.body.nextCursor as string | null;
+  } while (cursor);
+  return items;
+}
+
 describe('queries', () => {
   it('me: the current user; without a token UNAUTHENTICATED with the REST message', async () => {
     const reply = await gql('{ me { id name email joined role tier } }', undefined, ada);
@@ -86,7 +99,8 @@ describe('queries', () => {
 
     const type = await gql('{ __type(name: "User") { fields { name } } }');
     const fields = (type.body.data.__type.fields as { name: string }[]).map((f) => f.name).sort();
-    expect(fields).toEqual(['id', 'joined', 'name']);
+    // `lessons` is the user's published lessons (see 'lists'), not a private field.
+    expect(fields).toEqual(['id', 'joined', 'lessons', 'name']);
 
     const asksEmail = await gql('query ($id: ID!) { user(id: $id) { email } }', { id: me.id });
     expect(asksEmail.body.data).toBeUndefined();
@@ -432,6 +446,117 @@ describe('lists', () => {
     const authorReads = twenty.statements.filter((q) => /"User"\."name"/.test(q));
     expect(authorReads).toHaveLength(1);
     expect(authorReads[0]).toMatch(/WHERE "public"\."User"\."id" IN \(\$1,\$2\)/);
+  });
+
+  it("user lessons: each author's published lessons newest first (never drafts, even for ADMIN), one statement for every author, paged with after", async () => {
+    // Runs after the test above: Hedy has 8 published lessons, Ada published ones and drafts. Publish
+    // some of Ada's drafts so that her published and draft lessons interleave.
+    const adaId = (await gql('{ me { id } }', undefined, ada)).body.data.me.id as string;
+    const adaDrafts = (await restLessons()).filter((l) => l.authorId === adaId && l.status === 'DRAFT');
+    for (const draft of adaDrafts.filter((_, i) => i % 2 === 0)) {
+      const published = await gql('mutation ($id: ID!) { publishLesson(id: $id) { id } }', { id: draft.id }, ada);
+      expect(published.body.errors, published.text).toBeUndefined();
+    }
+    const everything = await restLessons();
+    const publishedBy = (authorId: string) => everything.filter((l) => l.authorId === authorId && l.status === 'PUBLISHED').map((l) => l.id);
+    expect(everything.some((l) => l.authorId === adaId && l.status === 'DRAFT')).toBe(true);
+    expect(publishedBy(adaId).length).toBeGreaterThan(3);
+    expect(publishedBy('usr_test_hedy')).toHaveLength(8);
+
+    const query = `query ($first: Int) {
+      lessons(first: $first) { edges { node { id author { id lessons(first: 3) {
+        edges { cursor node { id title status author { id } } }
+        pageInfo { hasNextPage endCursor }
+      } } } } }
+    }`;
+    interface AuthorLessons {
+      edges: { cursor: string; node: { id: string; title: string; status: string; author: { id: string } } }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    }
+    const statementsFor = async (first: number, token: string) => {
+      server.queries.length = 0;
+      const reply = await gql(query, { first }, token);
+      expect(reply.body.errors, reply.text).toBeUndefined();
+      const authors = (reply.body.data.lessons.edges as { node: { author: { id: string; lessons: AuthorLessons } } }[]).map((e) => e.node.author);
+      for (const author of authors) {
+        const expected = publishedBy(author.id);
+        expect(author.lessons.edges.map((e) => e.node.id)).toEqual(expected.slice(0, 3));
+        for (const { node } of author.lessons.edges) expect(node).toMatchObject({ status: 'PUBLISHED', author: { id: author.id } });
+        expect(author.lessons.pageInfo.hasNextPage).toBe(expected.length > 3);
+        expect(author.lessons.pageInfo.endCursor).toBe(author.lessons.edges.at(-1)?.cursor ?? null);
+      }
+      return { authors, statements: dataQueries() };
+    };
+    const two = await statementsFor(2, ada);
+    const twenty = await statementsFor(20, ada);
+    expect(new Set(twenty.authors.map((a) => a.id))).toEqual(new Set([adaId, 'usr_test_hedy']));
+    expect(twenty.statements.length).toBe(two.statements.length);
+    // Token check, the page, the authors, and every author's lessons in one more.
+    expect(twenty.statements.length).toBeLessThanOrEqual(4);
+    const lessonsOfAuthors = twenty.statements.filter((q) => /row_number\(\)/.test(q));
+    expect(lessonsOfAuthors).toHaveLength(1);
+    // A MEMBER gets the same lists (statementsFor checks them): drafts are never in them, whoever asks.
+    const asMember = await statementsFor(20, grace);
+    expect(asMember.statements.length).toBe(twenty.statements.length);
+
+    // One statement per distinct (first, after), however many users ask for it.
+    server.queries.length = 0;
+    const aliased = await gql(
+      `{ lessons(first: 20) { edges { node { author { id
+        two: lessons(first: 2) { edges { node { id } } }
+        three: lessons(first: 3) { edges { node { id } } }
+        twoAgain: lessons(first: 2) { edges { node { id } } }
+      } } } } }`,
+      undefined,
+      ada,
+    );
+    expect(aliased.body.errors, aliased.text).toBeUndefined();
+    type Ids = { edges: { node: { id: string } }[] };
+    const ids = (connection: Ids) => connection.edges.map((e) => e.node.id);
+    const aliasedAuthors = (aliased.body.data.lessons.edges as { node: { author: { id: string; two: Ids; three: Ids; twoAgain: Ids } } }[]).map((e) => e.node.author);
+    expect(new Set(aliasedAuthors.map((a) => a.id))).toEqual(new Set([adaId, 'usr_test_hedy']));
+    for (const author of aliasedAuthors) {
+      expect(ids(author.two)).toEqual(publishedBy(author.id).slice(0, 2));
+      expect(ids(author.three)).toEqual(publishedBy(author.id).slice(0, 3));
+      expect(ids(author.twoAgain)).toEqual(ids(author.two));
+    }
+    expect(dataQueries().filter((q) => /row_number\(\)/.test(q))).toHaveLength(2);
+
+    // Paging with `after` walks every published lesson once, in order.
+    const pageQuery = `query ($id: ID!, $after: String) {
+      user(id: $id) { lessons(first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }
+    }`;
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let pageNo = 0; pageNo < 50; pageNo++) {
+      const reply = await gql(pageQuery, { id: adaId, after }, ada);
+      expect(reply.body.errors, reply.text).toBeUndefined();
+      const { edges, pageInfo } = reply.body.data.user.lessons as { edges: { node: { id: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+      seen.push(...edges.map((e) => e.node.id));
+      if (!pageInfo.hasNextPage) break;
+      after = pageInfo.endCursor;
+    }
+    expect(seen).toEqual(publishedBy(adaId));
+    // A user who wrote nothing has an empty connection.
+    const graceId = (await gql('{ me { id } }', undefined, grace)).body.data.me.id as string;
+    const none = await gql(pageQuery, { id: graceId, after: null }, grace);
+    expect(none.body).toEqual({ data: { user: { lessons: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } } } } });
+
+    // The page arguments are checked as Query.lessons checks them.
+    const badPage = async (variables: { first?: number; after?: string }) => {
+      const reply = await gql('query ($id: ID!, $first: Int, $after: String) { user(id: $id) { lessons(first: $first, after: $after) { edges { cursor } } } }', { id: adaId, ...variables }, ada);
+      expect(reply.body.data).toEqual({ user: null });
+      return onlyError(reply);
+    };
+    for (const first of [0, 101]) {
+      expect(await badPage({ first })).toMatchObject({
+        message: 'first: must be an integer from 1 to 100', path: ['user', 'lessons'], extensions: { code: 'BAD_USER_INPUT', status: 400 },
+      });
+    }
+    expect(await badPage({ after: 'garbage' })).toMatchObject({ message: 'after: is not a valid cursor', extensions: { code: 'BAD_USER_INPUT', status: 400 } });
+    // A user's public fields need no token; the lessons do, as everywhere else.
+    const anonymous = await gql('query ($id: ID!) { user(id: $id) { lessons { edges { cursor } } } }', { id: adaId });
+    expect(onlyError(anonymous).extensions?.code).toBe('UNAUTHENTICATED');
   });
 });
 

@@ -1,5 +1,6 @@
-import { builder } from '../../graphql/builder.js';
-import { definedInput, forwardConnection } from '../../graphql/connection.js';
+import { dataloaderGetter } from '@pothos/plugin-dataloader';
+import { builder, type GraphQLContext } from '../../graphql/builder.js';
+import { definedInput, forwardConnection, type PageRequest } from '../../graphql/connection.js';
 import type { Lesson as LessonRow } from '../../generated/prisma/client.js';
 import { PublicUser } from '../users/schema.js';
 import { encodeCursor } from '../../db/keyset.js';
@@ -20,6 +21,63 @@ export const Lesson = builder.objectRef<LessonRow>('Lesson').implement({
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+
+// `User.lessons` is defined here rather than in users/schema.ts, which this file imports.
+const UserLessonsConnection = builder.connectionObject(
+  { type: Lesson, name: 'UserLessonsConnection' },
+  // Named like the edges of the connections t.connection makes (QueryLessonsConnectionEdge).
+  { name: 'UserLessonsConnectionEdge' },
+);
+
+type AuthorPageKey = PageRequest & { authorId: string };
+type AuthorPage = { items: LessonRow[]; hasMore: boolean };
+
+/**
+ * One loader per request for every user's `lessons`: the keys asking for the same page (first,
+ * after) share one SQL statement, however many users the response has.
+ */
+const authorPages = dataloaderGetter<AuthorPageKey, AuthorPage, string>(
+  { cacheKeyFn: ({ authorId, limit, cursor }) => JSON.stringify([authorId, limit ?? null, cursor ?? null]) },
+  // Pothos types a loader's context as any schema's; it is the request context the resolver passes in.
+  (keys, ctx) => loadAuthorPages(keys, ctx as GraphQLContext),
+  undefined,
+  false,
+);
+
+async function loadAuthorPages(keys: AuthorPageKey[], ctx: GraphQLContext): Promise<(AuthorPage | Error)[]> {
+  const requests = new Map<string, AuthorPageKey[]>();
+  for (const key of keys) {
+    const request = JSON.stringify([key.limit ?? null, key.cursor ?? null]);
+    const group = requests.get(request);
+    if (group) group.push(key);
+    else requests.set(request, [key]);
+  }
+  const pages = new Map<AuthorPageKey, AuthorPage | Error>();
+  await Promise.all(
+    [...requests.values()].map(async (group) => {
+      const { limit, cursor, fieldNames } = group[0]!;
+      const authorIds = group.map((key) => key.authorId);
+      // A bad page request fails the users that asked for it, not the other requests of the batch.
+      const byAuthor = await ctx.services.lessons.publishedByAuthors({ authorIds, limit, cursor, fieldNames }).catch((error: unknown) => {
+        if (error instanceof Error) return error;
+        throw error;
+      });
+      for (const key of group) pages.set(key, byAuthor instanceof Error ? byAuthor : byAuthor.get(key.authorId)!);
+    }),
+  );
+  return keys.map((key) => pages.get(key)!);
+}
+
+builder.objectField(PublicUser, 'lessons', (t) =>
+  t.field({
+    type: UserLessonsConnection,
+    authScopes: { authenticated: true },
+    description: 'The published lessons the user wrote, newest first (never drafts, whoever asks). Forward pagination: first (1-100, default 20) and after.',
+    args: { first: t.arg.int(), after: t.arg.string() },
+    resolve: (user, args, ctx) =>
+      forwardConnection(args, (request) => authorPages(ctx).load({ ...request, authorId: user.id }), encodeCursor),
+  }),
+);
 
 const CreateLessonInput = builder.inputType('CreateLessonInput', {
   fields: (t) => ({

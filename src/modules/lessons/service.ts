@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
-import type { Lesson, Prisma } from '../../generated/prisma/client.js';
-import { keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
+import { Prisma, type Lesson } from '../../generated/prisma/client.js';
+import { keysetBounds, keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
 import { newId } from '../../ids.js';
 import { recordEvent } from '../events/outbox.js';
@@ -54,6 +54,10 @@ export interface ListLessonsOptions extends PageOptions {
   caller: Caller;
 }
 
+export interface PublishedByAuthorsOptions extends PageOptions {
+  authorIds: readonly string[];
+}
+
 export function createLessonService({ db }: { db: Db }) {
   /** Only ADMIN sees drafts; to anyone else a draft does not exist. */
   const visibleTo = (caller: Caller): Prisma.LessonWhereInput => (isAdmin(caller) ? {} : { status: 'PUBLISHED' });
@@ -70,6 +74,40 @@ export function createLessonService({ db }: { db: Db }) {
       const { limit, seek, orderBy, take } = keysetQuery(page);
       const rows = await db.lesson.findMany({ where: { ...visibleTo(caller), ...seek }, orderBy, take });
       return keysetPage(rows, limit);
+    },
+
+    /**
+     * The same page (newest first, keyset-paginated like `list`) of the published lessons of each
+     * of many authors, in one SQL statement: what GraphQL's `User.lessons` needs for every user of
+     * a response. Drafts never, whoever asks. Authors without such lessons get an empty page.
+     */
+    async publishedByAuthors({ authorIds, ...page }: PublishedByAuthorsOptions) {
+      const { limit, after } = keysetBounds(page);
+      const pages = new Map(authorIds.map((id) => [id, keysetPage<Lesson>([], limit)]));
+      if (authorIds.length === 0) return pages;
+      // The ISO string with an explicit cast: a Date parameter's time zone is the driver's choice.
+      const seek = after
+        ? Prisma.sql`AND ("createdAt", id) < (${after.createdAt.toISOString()}::timestamptz, ${after.id})`
+        : Prisma.empty;
+      // Numbering each author's rows keeps the page size per author; one row more than asked tells
+      // whether that author has a next page (as keysetQuery's take).
+      const rows = await db.$queryRaw<Lesson[]>`
+        SELECT id, title, summary, body, status, "authorId", "createdAt", "publishedAt", "updatedAt"
+        FROM (
+          SELECT *, row_number() OVER (PARTITION BY "authorId" ORDER BY "createdAt" DESC, id DESC) AS nth
+          FROM "Lesson"
+          WHERE "authorId" IN (${Prisma.join(authorIds)}) AND status = 'PUBLISHED' ${seek}
+        ) AS numbered
+        WHERE nth <= ${limit + 1}
+        ORDER BY "authorId", "createdAt" DESC, id DESC`;
+      const byAuthor = new Map<string, Lesson[]>();
+      for (const row of rows) {
+        const lessons = byAuthor.get(row.authorId);
+        if (lessons) lessons.push(row);
+        else byAuthor.set(row.authorId, [row]);
+      }
+      for (const [authorId, lessons] of byAuthor) pages.set(authorId, keysetPage(lessons, limit));
+      return pages;
     },
 
     /** ADMIN: a new draft. Emits nothing: drafts are not news. */
