@@ -76,6 +76,13 @@ const envSchema = z.object({
     })
     .default('info'),
   SEED: z.enum(['auto', 'never'], { error: 'must be auto or never' }).default('auto'),
+  // A Bearer token: visible ASCII without spaces (anything else could never be sent in the header),
+  // and long enough not to be guessed.
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .min(16, 'must be at least 16 characters')
+    .optional(),
 });
 
 export type Config = Readonly<{
@@ -100,6 +107,8 @@ export type Config = Readonly<{
   logLevel: string;
   seed: boolean;
   graphiql: boolean;
+  /** When set, GET /metrics requires it as a Bearer token. A secret: never logged. */
+  metricsToken: string | undefined;
 }>;
 
 export type LimitedOperation = 'login' | 'register' | 'recordPageView';
@@ -161,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     seed: !production && e.SEED === 'auto',
     graphiql: !production,
+    metricsToken: e.METRICS_TOKEN,
   });
 }
 

@@ -3,6 +3,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import type { EventBus } from './modules/events/bus.js';
 import { createRelay } from './modules/events/relay.js';
 import { createDispatcher } from './modules/webhooks/dispatcher.js';
@@ -13,9 +14,18 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export function createWorkers({ db, bus, config, log }: { db: Database; bus: EventBus; config: Config; log: Logger }): Worker[] {
+export interface WorkerDeps {
+  db: Database;
+  bus: EventBus;
+  config: Config;
+  log: Logger;
+  /** Where the workers report what they did (events positioned, webhook attempts). */
+  metrics?: Pick<Metrics, 'eventsPositioned' | 'webhookAttempt'>;
+}
+
+export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): Worker[] {
   return [
-    createRelay({ db: db.prisma, bus, log: log.child({ worker: 'relay' }), retentionDays: config.eventRetentionDays }),
-    createDispatcher({ db, config, log: log.child({ worker: 'webhooks' }) }),
+    createRelay({ db: db.prisma, bus, log: log.child({ worker: 'relay' }), retentionDays: config.eventRetentionDays, onPositioned: metrics?.eventsPositioned }),
+    createDispatcher({ db, config, log: log.child({ worker: 'webhooks' }), onAttempt: metrics?.webhookAttempt }),
   ];
 }

@@ -53,6 +53,7 @@ describe('loadConfig defaults', () => {
     expect(config.eventRetentionDays).toBe(7);
     expect(config.seed).toBe(true);
     expect(config.graphiql).toBe(true);
+    expect(config.metricsToken).toBeUndefined();
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -75,12 +76,13 @@ describe('loadConfig defaults', () => {
       RATE_LIMIT_WINDOW_S: '10', TRUST_PROXY: 'true', BODY_LIMIT_BYTES: '2048', WEBHOOK_RETRY_SCHEDULE: '1s,2m',
       WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', EVENT_RETENTION_DAYS: '30', SEED: 'never',
       RATE_LIMIT_LOGIN: '5/30s', RATE_LIMIT_REGISTER: '3/2h', RATE_LIMIT_PAGE_VIEWS: '1000/1m',
+      METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(config).toMatchObject({
       env: 'test', host: '0.0.0.0', port: 0, databaseUrl: PG, dataDir, redisUrl: 'redis://cache:6379',
       accessTokenTtl: 900, refreshTokenTtl: 3600, rateLimit: { free: 5, pro: 50, windowSeconds: 10 }, trustProxy: true,
       bodyLimitBytes: 2048, webhook: { retryScheduleMs: [1_000, 120_000], timeoutMs: 500, allowPrivateTargets: false },
-      eventRetentionDays: 30, seed: false,
+      eventRetentionDays: 30, seed: false, metricsToken: 'scrape-token-0123456789',
       operationLimits: {
         login: { max: 5, windowMs: 30_000 },
         register: { max: 3, windowMs: 7_200_000 },
@@ -163,6 +165,8 @@ describe('loadConfig rejects bad values, naming the variable', () => {
     ['EVENT_RETENTION_DAYS', { EVENT_RETENTION_DAYS: '0' }],
     ['NODE_ENV', { NODE_ENV: 'staging' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'too-short' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'has spaces, which no Bearer header can carry' }],
   ];
 
   it.each(cases)('%s: %o', (name, env) => {

@@ -26,9 +26,11 @@ export interface RelayOptions {
   retentionDays: number;
   /** How often to look for new events. */
   intervalMs?: number;
+  /** Told how many events each tick positioned, once they are committed (metrics). */
+  onPositioned?(count: number): void;
 }
 
-export function createRelay({ db, bus, log, retentionDays, intervalMs = 50 }: RelayOptions) {
+export function createRelay({ db, bus, log, retentionDays, intervalMs = 50, onPositioned }: RelayOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
@@ -66,6 +68,7 @@ export function createRelay({ db, bus, log, retentionDays, intervalMs = 50 }: Re
       return events;
     });
     if (!batch.length) return 0;
+    onPositioned?.(batch.length);
     for (const event of batch) bus.publish(event);
     // Published: now the webhooks may go.
     await db.webhookDelivery.updateMany({

@@ -47,6 +47,8 @@ export interface DispatcherOptions {
   db: Database;
   config: Config;
   log: Logger;
+  /** Told the outcome of every attempt made, once it is recorded (metrics). */
+  onAttempt?(outcome: Outcome): void;
 }
 
 /** A delivery this process holds a lease on. */
@@ -67,7 +69,7 @@ interface Claimed {
  * GONE: 410, the endpoint is disabled. RELEASED: interrupted by stop(), due again at once and
  * not counted against the schedule.
  */
-type Outcome = 'SUCCEEDED' | 'RETRY' | 'FAILED' | 'GONE' | 'RELEASED';
+export type Outcome = 'SUCCEEDED' | 'RETRY' | 'FAILED' | 'GONE' | 'RELEASED';
 
 interface AttemptResult {
   delivery: Claimed;
@@ -188,7 +190,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-export function createDispatcher({ db, config, log }: DispatcherOptions): Worker {
+export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptions): Worker {
   const { retryScheduleMs, timeoutMs, allowPrivateTargets } = config.webhook;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<string, InFlight>();
@@ -317,6 +319,7 @@ export function createDispatcher({ db, config, log }: DispatcherOptions): Worker
       }
       for (const p of batch) {
         logOutcome(p.result);
+        onAttempt?.(p.result.outcome);
         p.written();
       }
     }

@@ -1,0 +1,233 @@
+// GET /metrics (Prometheus text format) and what feeds it from the request path: every HTTP
+// request by route template and status with its latency, rate-limit refusals, the GraphQL
+// operations (@graphql-yoga/plugin-prometheus on this app's own registry) and the subscriptions
+// open. It sits before the rate-limit budget: scraping is never limited nor counted against anyone.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createCounter, createHistogram, usePrometheus, type FillLabelsFnParams } from '@graphql-yoga/plugin-prometheus';
+import type { Plugin } from 'graphql-yoga';
+import { AppError, forbidden } from '../../errors.js';
+import type { Metrics } from '../../metrics.js';
+import { errorResponse } from '../errors.js';
+import { requestContextOf } from './server-context.js';
+
+export const METRICS_PATH = '/metrics';
+/** The route label of every path that is none of the service's routes (one series, not one per path). */
+export const UNMATCHED_ROUTE = 'unmatched';
+/**
+ * Operation names come from clients: past this many distinct ones, new names are counted as
+ * `(other)`, so a client inventing names cannot grow the registry (and the scrape) without bound.
+ */
+const MAX_OPERATION_NAMES = 500;
+const ALLOW = ['GET', 'HEAD'];
+
+export interface MetricsOptions {
+  metrics: Metrics;
+  /** METRICS_TOKEN: when set, /metrics asks for `Authorization: Bearer <token>` (403 otherwise). */
+  token: string | undefined;
+  /** The REST routes: a request is labelled with its route's template, never with its raw path. */
+  routes: readonly { path: string }[];
+  /** Other paths the service answers (GraphQL, health), labelled as themselves. */
+  paths: readonly string[];
+}
+
+export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): Plugin {
+  const routeOf = routeLabeller(routes.map((r) => r.path), [...paths, METRICS_PATH]);
+  const authorized = token === undefined ? () => true : bearerCheck(token);
+  const started = new WeakMap<Request, number>();
+  let graphqlEndpoint = '/graphql';
+  return {
+    onYogaInit({ yoga }) {
+      // WebSocket operations have no URL of their own: they run on the GraphQL endpoint.
+      graphqlEndpoint = yoga.graphqlEndpoint;
+    },
+    onPluginInit({ addPlugin, registerContextErrorHandler }) {
+      addPlugin(useGraphQLOperationMetrics(metrics));
+      // Over WebSocket the budget refuses an operation while its context is built: there is no
+      // HTTP response to see, so count it here. (Over HTTP the 429 response is counted below.)
+      registerContextErrorHandler(({ context, error }) => {
+        if (error instanceof AppError && error.code === 'RATE_LIMITED' && 'socket' in context) {
+          metrics.rateLimitRefusal(graphqlEndpoint, 'websocket');
+        }
+      });
+    },
+    onRequest({ request, url, endResponse, fetchAPI }) {
+      started.set(request, performance.now());
+      if (url.pathname !== METRICS_PATH) return;
+      const ctx = requestContextOf(request);
+      const head = request.method === 'HEAD';
+      if (request.method !== 'GET' && !head) {
+        const error = new AppError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on ${METRICS_PATH}`, {
+          headers: { allow: ALLOW.join(', ') },
+          details: { allow: ALLOW },
+        });
+        return endResponse(errorResponse(fetchAPI.Response, error, ctx.log));
+      }
+      if (!authorized(request.headers.get('authorization'))) return endResponse(errorResponse(fetchAPI.Response, forbidden(), ctx.log, head));
+      return metrics.registry.metrics().then((text) => {
+        endResponse(
+          new fetchAPI.Response(head ? null : text, {
+            headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+          }),
+        );
+      });
+    },
+    onSubscribe() {
+      return {
+        onSubscribeResult({ result, setResult }) {
+          // An error instead of a stream (bad input, no token) never opened anything.
+          if (isAsyncIterable(result)) setResult(countedWhileOpen(result, metrics.subscriptionOpened, metrics.subscriptionClosed));
+        },
+      };
+    },
+    onResponse({ request, response }) {
+      const since = started.get(request);
+      const route = routeOf(new URL(request.url).pathname);
+      metrics.httpRequest({ method: request.method, route, status: response.status }, since === undefined ? 0 : (performance.now() - since) / 1000);
+      // The budget's refusals and the per-operation limits' (login, register, page views) alike.
+      if (response.status === 429) metrics.rateLimitRefusal(route, 'http');
+    },
+  };
+}
+
+/**
+ * The route label of a path: one of `paths` as is, else the first REST template matching it the
+ * way the router matches (a `{param}` is one non-empty segment, a trailing slash is allowed),
+ * else `unmatched`. A path matching a template with the wrong method keeps the template (405).
+ */
+export function routeLabeller(templates: readonly string[], paths: readonly string[]): (pathname: string) => string {
+  const exact = new Set(paths);
+  const compiled = [...new Set(templates)].map((template) => {
+    const source = template
+      .split('/')
+      .map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    return { template, pattern: new RegExp(`^${source}/?$`) };
+  });
+  return (pathname) => {
+    if (exact.has(pathname)) return pathname;
+    return compiled.find((c) => c.pattern.test(pathname))?.template ?? UNMATCHED_ROUTE;
+  };
+}
+
+/** Compares the presented Bearer token with `token` in constant time (digests of equal length). */
+function bearerCheck(token: string): (authorization: string | null) => boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  const expected = digest(token);
+  return (authorization) => {
+    const presented = authorization ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)?.[1] : undefined;
+    return presented !== undefined && timingSafeEqual(digest(presented), expected);
+  };
+}
+
+/**
+ * GraphQL operations by type and name: how many, how long they execute, how many errors, from
+ * @graphql-yoga/plugin-prometheus with the plugin's own metric names. Only these three: the
+ * plugin's per-phase histograms, summary and deprecated-field counter cost time on every request
+ * and say little here, and its HTTP histogram labels the raw URL (ids, query strings: unbounded);
+ * the HTTP side is ours. Error paths are not a label either: they hold client-chosen aliases.
+ */
+function useGraphQLOperationMetrics({ registry }: Metrics): Plugin {
+  const names = new Set<string>();
+  const operationName = (name: string | undefined) => {
+    if (name === undefined) return '(unknown)';
+    if (names.has(name)) return name;
+    if (names.size >= MAX_OPERATION_NAMES) return '(other)';
+    names.add(name);
+    return name;
+  };
+  // A document that does not parse has neither type nor name.
+  const operation = (params: FillLabelsFnParams) => ({
+    operationType: params.operationType ?? '(unknown)',
+    operationName: operationName(params.operationName),
+  });
+  return usePrometheus({
+    registry,
+    // Ours answers /metrics, behind METRICS_TOKEN; the plugin's endpoint would be open.
+    endpoint: false,
+    metrics: {
+      graphql_envelop_request: createCounter({
+        registry,
+        counter: {
+          name: 'graphql_envelop_request',
+          help: 'GraphQL operations executed, by type and name (a subscription is counted when it ends)',
+          labelNames: ['operationType', 'operationName'],
+        },
+        fillLabelsFn: operation,
+        phases: ['execute', 'subscribe'],
+      }),
+      graphql_envelop_request_duration: createHistogram({
+        registry,
+        histogram: {
+          name: 'graphql_envelop_request_duration',
+          help: 'Time spent executing GraphQL queries and mutations, by type and name, in seconds',
+          labelNames: ['operationType', 'operationName'],
+        },
+        fillLabelsFn: operation,
+        // Not subscriptions: their "duration" is how long a client stayed, not how fast we were.
+        phases: ['execute'],
+      }),
+      graphql_envelop_error_result: createCounter({
+        registry,
+        counter: {
+          name: 'graphql_envelop_error_result',
+          help: 'GraphQL errors, by operation type and name and the phase they came from',
+          labelNames: ['operationType', 'operationName', 'phase'],
+        },
+        fillLabelsFn: (params: FillLabelsFnParams) => ({ ...operation(params), phase: params.errorPhase ?? 'execute' }),
+        phases: ['parse', 'validate', 'context', 'execute', 'subscribe'],
+      }),
+      graphql_envelop_request_time_summary: false,
+      graphql_envelop_phase_parse: false,
+      graphql_envelop_phase_validate: false,
+      graphql_envelop_phase_context: false,
+      graphql_envelop_phase_execute: false,
+      graphql_envelop_phase_subscribe: false,
+      graphql_envelop_execute_resolver: false,
+      graphql_envelop_deprecated_field: false,
+      graphql_envelop_schema_change: false,
+      graphql_yoga_http_duration: false,
+    },
+  });
+}
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+
+/**
+ * The same stream, with `opened` called now and `closed` exactly once when it ends, however it
+ * ends: exhausted, returned (the client left), thrown into, or failing.
+ */
+function countedWhileOpen<T>(source: AsyncIterable<T>, opened: () => void, closed: () => void): AsyncIterableIterator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    closed();
+  };
+  opened();
+  const counted: AsyncIterableIterator<T> = {
+    async next() {
+      try {
+        const result = await iterator.next();
+        if (result.done) close();
+        return result;
+      } catch (error) {
+        close();
+        throw error;
+      }
+    },
+    // Straight to the source, even while a next() is pending (a departed client is let go at once).
+    async return(value?: unknown) {
+      close();
+      return (await iterator.return?.(value)) ?? { done: true, value: undefined };
+    },
+    async throw(error?: unknown) {
+      close();
+      if (iterator.throw) return iterator.throw(error);
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => counted,
+  };
+  return counted;
+}

@@ -1,0 +1,328 @@
+// GET /metrics over real HTTP against a real server: Prometheus text that parses; HTTP requests by
+// route template and status with a latency histogram; GraphQL operations by name; rate-limit
+// refusals (and /metrics itself never limited); events positioned, webhook attempts by outcome and
+// open subscriptions, caused through the API; METRICS_TOKEN. Nothing is mocked.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { waitFor } from './support/wait.js';
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(,|$)/y;
+const VALUE = /^(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?Inf|NaN)$/;
+
+/** Parses the Prometheus text format (0.0.4); throws on any line that is not a comment or a sample. */
+function parseMetrics(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    if (line.startsWith('#')) {
+      const m = /^# (HELP|TYPE) (\S+) (.*)$/.exec(line);
+      if (!m || !METRIC_NAME.test(m[2]!)) throw new Error(`bad comment line: ${line}`);
+      if (m[1] === 'TYPE' && !['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(m[3]!)) throw new Error(`bad type: ${line}`);
+      continue;
+    }
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: -?\d+)?$/.exec(line);
+    if (!m || !VALUE.test(m[3]!)) throw new Error(`bad sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    const body = m[2] ?? '';
+    LABEL.lastIndex = 0;
+    while (LABEL.lastIndex < body.length) {
+      const l = LABEL.exec(body);
+      if (!l) throw new Error(`bad labels: ${line}`);
+      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    }
+    samples.push({ name: m[1]!, labels, value: Number(m[3]!.replace('Inf', 'Infinity')) });
+  }
+  return samples;
+}
+
+/** The sum of the samples named `name` whose labels include `labels` (0 when there is none). */
+function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+const has = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
+  samples.some((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+
+const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
+
+async function scrape(api: Client, token?: string): Promise<Sample[]> {
+  const reply = await api.get('/metrics', token ? { token } : {});
+  expect(reply.status, reply.text).toBe(200);
+  return parseMetrics(reply.text);
+}
+
+/** A webhook receiver on 127.0.0.1 answering every request with `status`. */
+async function receiver(status: number): Promise<{ url: string; hits: number; close(): Promise<void> }> {
+  const state = { hits: 0 };
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      state.hits++;
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    get hits() {
+      return state.hits;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const EVENTS = 'subscription { events { id event } }';
+
+describe('GET /metrics', () => {
+  let server: TestServer;
+  let api: Client;
+  let ada: string;
+  const cleanups: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '100ms,100ms', WEBHOOK_TIMEOUT_MS: '2000' } });
+    api = client(server.url);
+    ada = (await api.loginAs('ada')).token;
+  });
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+    await server?.stop();
+  });
+
+  it('answers Prometheus text (0.0.4) that parses, never limited and without limit headers', async () => {
+    const reply = await api.get('/metrics');
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(reply.text).toMatch(/^# HELP /);
+    const samples = parseMetrics(reply.text);
+    expect(samples.length).toBeGreaterThan(0);
+    for (const name of RATE_LIMIT_HEADERS) expect(reply.headers.get(name), name).toBeNull();
+    // Every family this service defines is there from the start.
+    for (const family of ['learnstream_webhook_attempts_total', 'learnstream_subscriptions_open', 'learnstream_events_positioned_total']) {
+      expect(has(samples, family), family).toBe(true);
+    }
+    expect(total(samples, 'learnstream_webhook_attempts_total', { outcome: 'succeeded' })).toBe(0);
+  });
+
+  it('HEAD answers without a body; another method is 405 with Allow', async () => {
+    const head = await api.request('HEAD', '/metrics');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    const post = await api.post('/metrics', {});
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect(post.body).toMatchObject({ error: true, code: 405 });
+  });
+
+  it('counts HTTP requests by route template (never the raw path) and status, with a latency histogram', async () => {
+    const me = await api.get('/api/v1/user/me', { token: ada });
+    const id = me.body.id as string;
+    expect((await api.get(`/api/users/${id}`)).status).toBe(200);
+    expect((await api.get('/api/users/usr_nobody')).status).toBe(404);
+    expect((await api.get(`/no/such/path/${id}`)).status).toBe(404);
+    expect((await api.get('/healthz')).status).toBe(200);
+
+    const reply = await api.get('/metrics');
+    expect(reply.text).not.toContain(id);
+    expect(reply.text).not.toContain('usr_nobody');
+    const samples = parseMetrics(reply.text);
+    const route = { method: 'GET', route: '/api/users/{id}' };
+    expect(total(samples, 'learnstream_http_requests_total', { ...route, status: '200' })).toBe(1);
+    expect(total(samples, 'learnstream_http_requests_total', { ...route, status: '404' })).toBe(1);
+    expect(total(samples, 'learnstream_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    expect(total(samples, 'learnstream_http_requests_total', { method: 'GET', route: '/healthz', status: '200' })).toBe(1);
+    expect(total(samples, 'learnstream_http_requests_total', { method: 'GET', route: '/api/v1/user/me', status: '200' })).toBeGreaterThanOrEqual(1);
+
+    // The histogram: cumulative buckets ending in +Inf, whose count is the number of requests.
+    const buckets = samples.filter((s) => s.name === 'learnstream_http_request_duration_seconds_bucket' && s.labels.route === '/api/users/{id}' && s.labels.status === '200');
+    expect(buckets.length).toBeGreaterThan(5);
+    expect(buckets.at(-1)!.labels.le).toBe('+Inf');
+    expect(buckets.at(-1)!.value).toBe(1);
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
+    expect(total(samples, 'learnstream_http_request_duration_seconds_count', { ...route, status: '200' })).toBe(1);
+    expect(total(samples, 'learnstream_http_request_duration_seconds_sum', { ...route, status: '200' })).toBeGreaterThan(0);
+  });
+
+  it('counts GraphQL operations by type and name, with their duration and errors', async () => {
+    const ok = await api.graphql('query MetricsProbe { docs { slug } }');
+    expect(ok.status, ok.text).toBe(200);
+    const failing = await api.graphql('query MetricsMissing { lesson(id: "les_nope") { id } }', undefined, { token: ada });
+    expect(failing.body.errors).toBeDefined();
+
+    const samples = await scrape(api);
+    expect(total(samples, 'graphql_envelop_request', { operationType: 'query', operationName: 'MetricsProbe' })).toBe(1);
+    expect(total(samples, 'graphql_envelop_request_duration_count', { operationType: 'query', operationName: 'MetricsProbe' })).toBe(1);
+    expect(has(samples, 'graphql_envelop_request_duration_bucket', { operationName: 'MetricsProbe', le: '+Inf' })).toBe(true);
+    expect(total(samples, 'graphql_envelop_error_result', { operationName: 'MetricsMissing' })).toBeGreaterThanOrEqual(1);
+    expect(total(samples, 'learnstream_http_requests_total', { method: 'POST', route: '/graphql', status: '200' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts events positioned and webhook attempts by outcome', async () => {
+    const good = await receiver(200);
+    const bad = await receiver(500);
+    cleanups.push(() => good.close(), () => bad.close());
+    for (const rx of [good, bad]) {
+      const created = await api.post('/api/v1/webhooks', { url: rx.url, events: ['lesson.published'] }, { token: ada });
+      expect(created.status, created.text).toBe(201);
+      cleanups.push(() => api.delete(`/api/v1/webhooks/${created.body.id as string}`, { token: ada }));
+    }
+    const before = await scrape(api);
+
+    const lesson = await api.post('/api/v1/lessons', { title: 'Metrics', body: 'Counted.' }, { token: ada });
+    expect(lesson.status, lesson.text).toBe(201);
+    const published = await api.post(`/api/v1/lessons/publish?id=${lesson.body.id as string}`, undefined, { token: ada });
+    expect(published.status, published.text).toBe(200);
+
+    const after = await waitFor('the attempts to be counted', async () => {
+      const samples = await scrape(api);
+      const retried = total(samples, 'learnstream_webhook_attempts_total', { outcome: 'retry' });
+      return total(samples, 'learnstream_webhook_attempts_total', { outcome: 'succeeded' }) >= 1 && retried >= 1 && samples;
+    });
+    expect(total(after, 'learnstream_events_positioned_total')).toBeGreaterThan(total(before, 'learnstream_events_positioned_total'));
+    expect(good.hits).toBeGreaterThanOrEqual(1);
+    expect(bad.hits).toBeGreaterThanOrEqual(1);
+  });
+
+  it('gauges the open subscriptions, over SSE and WebSocket, down again when they close', async () => {
+    const open = async () => total(await scrape(api), 'learnstream_subscriptions_open');
+    const base = await open();
+    const noop = { next: () => {}, error: () => {}, complete: () => {} };
+
+    const wsClient = createWsClient({
+      url: `${server.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ada}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
+    const stopWs = wsClient.subscribe({ query: EVENTS }, noop);
+    await waitFor('the WebSocket subscription', async () => (await open()) === base + 1);
+
+    const sseClient = createSseClient({ url: `${server.url}/graphql`, singleConnection: false, headers: { authorization: `Bearer ${ada}` }, retryAttempts: 0 });
+    const stopSse = sseClient.subscribe({ query: EVENTS }, noop);
+    await waitFor('the SSE subscription', async () => (await open()) === base + 2);
+
+    stopWs();
+    await wsClient.dispose();
+    await waitFor('the WebSocket subscription to close', async () => (await open()) === base + 1);
+    stopSse();
+    sseClient.dispose();
+    await waitFor('the SSE subscription to close', async () => (await open()) === base);
+
+    // A subscription refused before it opens (no token) never counts.
+    const refused = await api.request('GET', `/graphql?query=${encodeURIComponent(EVENTS)}`, { headers: { accept: 'text/event-stream' } });
+    expect(refused.text).toContain('errors');
+    expect(await open()).toBe(base);
+  });
+});
+
+describe('GET /metrics with rate limits', () => {
+  let server: TestServer;
+  let api: Client;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { RATE_LIMIT_FREE: '2' } });
+    api = client(server.url);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('counts the refusals, and is itself never limited nor carries limit headers', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await api.get('/api/users/usr_anyone')).status);
+    expect(statuses).toEqual([404, 404, 429]);
+
+    for (let i = 0; i < 5; i++) {
+      const reply = await api.get('/metrics');
+      expect(reply.status).toBe(200);
+      for (const name of RATE_LIMIT_HEADERS) expect(reply.headers.get(name), name).toBeNull();
+    }
+    const samples = await scrape(api);
+    expect(total(samples, 'learnstream_rate_limit_refusals_total', { route: '/api/users/{id}', transport: 'http' })).toBe(1);
+    expect(total(samples, 'learnstream_http_requests_total', { route: '/api/users/{id}', status: '429' })).toBe(1);
+    expect(total(samples, 'learnstream_http_requests_total', { route: '/metrics', status: '200' })).toBeGreaterThanOrEqual(5);
+    // Still refused afterwards: scraping did not touch anyone's budget, and refusals add up.
+    expect((await api.get('/api/users/usr_anyone')).status).toBe(429);
+    expect(total(await scrape(api), 'learnstream_rate_limit_refusals_total')).toBe(2);
+  });
+
+  it('counts a WebSocket operation the budget refuses (it has no HTTP response)', async () => {
+    // The address's budget is spent by the test above; a WebSocket operation draws on the same one.
+    const wsClient = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    try {
+      const errors = await new Promise<unknown>((resolve) => {
+        wsClient.subscribe({ query: '{ docs { slug } }' }, { next: () => {}, error: resolve, complete: () => resolve(null) });
+      });
+      expect(JSON.stringify(errors)).toContain('RATE_LIMITED');
+    } finally {
+      await wsClient.dispose();
+    }
+    expect(total(await scrape(api), 'learnstream_rate_limit_refusals_total', { route: '/graphql', transport: 'websocket' })).toBe(1);
+  });
+});
+
+describe('GET /metrics with METRICS_TOKEN', () => {
+  const TOKEN = 'metrics-scrape-token-0123456789';
+  let server: TestServer;
+  let api: Client;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { ...NO_RATE_LIMITS, METRICS_TOKEN: TOKEN } });
+    api = client(server.url);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is 403 in the contract shape without the token or with a wrong one, 200 with it', async () => {
+    const forbidden = { error: true, code: 403, message: 'Forbidden' };
+    const wrong: Record<string, string>[] = [
+      {},
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+      { authorization: TOKEN },
+      { authorization: `Basic ${TOKEN}` },
+    ];
+    for (const headers of wrong) {
+      const reply = await api.get('/metrics', { headers });
+      expect(reply.status, JSON.stringify(headers)).toBe(403);
+      expect(reply.body).toEqual(forbidden);
+      expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+    const ok = await api.get('/metrics', { token: TOKEN });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(parseMetrics(ok.text).length).toBeGreaterThan(0);
+    // The scheme is case-insensitive, as in every other Bearer check.
+    expect((await api.get('/metrics', { headers: { authorization: `bearer ${TOKEN}` } })).status).toBe(200);
+    // The refusals were counted, under /metrics, and the token was never written anywhere.
+    const samples = await scrape(api, TOKEN);
+    expect(total(samples, 'learnstream_http_requests_total', { route: '/metrics', status: '403' })).toBe(5);
+    expect(server.logText()).not.toContain(TOKEN.slice(0, 16));
+  });
+
+  it('other routes do not ask for it', async () => {
+    expect((await api.get('/healthz')).status).toBe(200);
+  });
+});
