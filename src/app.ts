@@ -6,6 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { useAPQ } from '@graphql-yoga/plugin-apq';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { DocumentNode, ExecutionResult } from 'graphql';
@@ -15,7 +17,9 @@ import type { Caller, RequestContext } from './context.js';
 import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
 import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
+import { renderSelfContainedGraphiQL } from './graphql/graphiql.js';
 import { schema } from './graphql/schema.js';
+import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
 import { useBodyLimit } from './http/plugins/use-body-limit.js';
 import { useHealthChecks } from './http/plugins/use-health.js';
 import { useMetrics } from './http/plugins/use-metrics.js';
@@ -61,6 +65,7 @@ export function createApp({ config, db, bus, limits, log, metrics }: AppDeps) {
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     graphiql: config.graphiql,
+    renderGraphiQL: renderSelfContainedGraphiQL,
     landingPage: false,
     logging: false,
     // CORS is the request-context plugin's: Yoga's would answer every OPTIONS itself.
@@ -80,6 +85,11 @@ export function createApp({ config, db, bus, limits, log, metrics }: AppDeps) {
       useBodyLimit(config.bodyLimitBytes),
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),
       useGraphQLSSE({ endpoint: GRAPHQL_STREAM_PATH }),
+      // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per
+      // instance (a miss costs a client one resend of the document, never an error it sees).
+      useAPQ(),
+      useDeferStream(),
+      useBadRequestStatus(),
       useSharedSubscriptions(),
       maxDepthPlugin(MAX_DEPTH),
       maxAliasesPlugin(MAX_ALIASES),

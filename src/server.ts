@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetrics } from './metrics.js';
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { readNodeBody } from './http/body.js';
 import { createEventBus, eventChannel } from './modules/events/bus.js';
@@ -44,7 +45,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const databaseIdentity = config.databaseUrl ?? config.dataDir;
   const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(databaseIdentity), log });
   const limits = createRateLimitStore({ redisUrl: config.redisUrl, prefix: rateLimitPrefix(databaseIdentity) });
-  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log });
+  // One registry per server: tests run many in one process.
+  const metrics = createMetrics();
+  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics });
 
   // Every request goes to Yoga, its body read first (the fast path of Yoga's fetch layer).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -70,7 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  const workers = createWorkers({ db, bus, config, log });
+  const workers = createWorkers({ db, bus, config, log, metrics });
   for (const worker of workers) worker.start();
   log.info({ url, database: db.kind, redis: Boolean(config.redisUrl) }, 'listening');
   return {

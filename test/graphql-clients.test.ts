@@ -1,0 +1,157 @@
+// What GraphQL clients expect of a Yoga server, each checked with a real client library against
+// the real server: Apollo Client's automatic persisted queries, and @defer/@stream read by meros
+// (multipart/mixed) and over SSE. Hostile inputs (an unknown hash, a hash that does not match its
+// document, malformed bodies) get a clear 4xx, never a 500.
+import { createHash } from 'node:crypto';
+import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
+import { meros } from 'meros/browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let api: Client;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: NO_RATE_LIMITS });
+  api = client(server.url);
+});
+afterAll(() => server?.stop());
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A fetch that records what Apollo sent: method, and whether the document was in it. */
+function recordingFetch() {
+  const sent: { method: string; withDocument: boolean; status: number }[] = [];
+  const fetchFn: typeof fetch = async (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const withDocument = url.searchParams.has('query') || body.includes('"query"');
+    const response = await fetch(input, init);
+    sent.push({ method: init?.method ?? 'GET', withDocument, status: response.status });
+    return response;
+  };
+  return { sent, fetchFn };
+}
+
+function apolloWithPersistedQueries(fetchFn: typeof fetch, useGETForHashedQueries = false) {
+  const link = ApolloLink.from([
+    new PersistedQueryLink({ sha256, useGETForHashedQueries }),
+    new HttpLink({ uri: `${server.url}/graphql`, fetch: fetchFn }),
+  ]);
+  return new ApolloClient({ link, cache: new InMemoryCache(), defaultOptions: { query: { fetchPolicy: 'network-only' } } });
+}
+
+describe('automatic persisted queries (Apollo protocol)', () => {
+  it("Apollo Client's persisted-query link: the first use registers the document, later ones send the hash alone", async () => {
+    const { sent, fetchFn } = recordingFetch();
+    const apollo = apolloWithPersistedQueries(fetchFn);
+    const query = gql`query DocsForApq { docs { slug title } }`;
+    const expected = (await api.get('/api/content/docs')).body.map((d: { slug: string; title: string }) => ({ __typename: 'Doc', slug: d.slug, title: d.title }));
+
+    const first = await apollo.query({ query });
+    expect(first.data).toEqual({ docs: expected });
+    // The hash alone (unknown: PersistedQueryNotFound), then the hash with the document.
+    expect(sent.map((s) => s.withDocument)).toEqual([false, true]);
+
+    sent.length = 0;
+    const again = await apolloWithPersistedQueries(fetchFn).query({ query });
+    expect(again.data).toEqual({ docs: expected });
+    expect(sent).toEqual([{ method: 'POST', withDocument: false, status: 200 }]);
+  });
+
+  it('works over GET once the document is known (cacheable URLs without the document)', async () => {
+    const { sent, fetchFn } = recordingFetch();
+    const query = gql`query DocSlugsOverGet { docs { slug } }`;
+    const first = await apolloWithPersistedQueries(fetchFn, true).query<{ docs: { slug: string }[] }>({ query });
+    expect(first.data?.docs.length).toBeGreaterThan(0);
+    sent.length = 0;
+    const again = await apolloWithPersistedQueries(fetchFn, true).query({ query });
+    expect(again.data).toEqual(first.data);
+    expect(sent).toEqual([{ method: 'GET', withDocument: false, status: 200 }]);
+  });
+
+  it('an unknown hash is PersistedQueryNotFound; a hash that is not its document is refused and registers nothing', async () => {
+    const unknown = await api.request('POST', '/graphql', {
+      body: { extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ never sent }') } } },
+    });
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.status).toBeLessThan(500);
+    expect(unknown.body.errors[0]).toMatchObject({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+
+    const document = '{ docs { id } }';
+    const wrongHash = sha256('{ docs { slug } }');
+    const mismatch = await api.request('POST', '/graphql', {
+      body: { query: document, extensions: { persistedQuery: { version: 1, sha256Hash: wrongHash } } },
+    });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.errors[0]).toMatchObject({ message: 'PersistedQueryMismatch', extensions: { code: 'PERSISTED_QUERY_MISMATCH' } });
+    // The mismatched hash was not stored under the document it came with.
+    const later = await api.request('POST', '/graphql', { body: { extensions: { persistedQuery: { version: 1, sha256Hash: wrongHash } } } });
+    expect(later.body.errors[0].message).toBe('PersistedQueryNotFound');
+
+    for (const persistedQuery of ['nope', { version: 2, sha256Hash: 'x' }, { version: 1, sha256Hash: 42 }, [1]]) {
+      const reply = await api.request('POST', '/graphql', { body: { extensions: { persistedQuery } } });
+      expect(reply.status, JSON.stringify(persistedQuery)).toBeGreaterThanOrEqual(400);
+      expect(reply.status, JSON.stringify(persistedQuery)).toBeLessThan(500);
+    }
+  });
+});
+
+describe('@defer and @stream', () => {
+  const DEFERRED = '{ docs { slug } ... @defer(label: "later") { me: docs { title } } }';
+
+  it('delivers a deferred fragment as a later part of multipart/mixed, read by meros', async () => {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+      body: JSON.stringify({ query: DEFERRED }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^multipart\/mixed/);
+    const parts = await meros<Record<string, unknown>>(response);
+    if (!(Symbol.asyncIterator in parts)) throw new Error('expected a multipart response');
+    const payloads: Record<string, unknown>[] = [];
+    for await (const part of parts) if (part.json) payloads.push(part.body);
+    expect(payloads.length).toBeGreaterThanOrEqual(2);
+    const [initial, ...rest] = payloads as { data?: { docs?: { slug: string }[] }; hasNext: boolean; incremental?: { data: unknown; label?: string }[] }[];
+    expect(initial!.hasNext).toBe(true);
+    expect(initial!.data!.docs!.length).toBeGreaterThan(0);
+    expect(initial!.data).not.toHaveProperty('me');
+    const incremental = rest.flatMap((p) => p.incremental ?? []);
+    expect(incremental).toEqual([expect.objectContaining({ label: 'later', data: { me: expect.arrayContaining([expect.objectContaining({ title: expect.any(String) })]) } })]);
+    expect(rest[rest.length - 1]!.hasNext).toBe(false);
+  });
+
+  it('streams a list item by item with @stream, over SSE', async () => {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: '{ docs @stream(initialCount: 1) { slug } }' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await response.text();
+    const events = text.split('\n\n').filter((block) => block.includes('data: {')).map((block) => JSON.parse(block.slice(block.indexOf('data: ') + 6)));
+    const expected = (await api.get('/api/content/docs')).body.map((d: { slug: string }) => d.slug);
+    expect(events[0].data.docs).toEqual([{ slug: expected[0] }]);
+    const streamed = events.slice(1).flatMap((e: { incremental?: { items: { slug: string }[] }[] }) => (e.incremental ?? []).flatMap((i) => i.items.map((x) => x.slug)));
+    expect([expected[0], ...streamed]).toEqual(expected);
+    expect(text).toContain('event: complete');
+  });
+});
+
+describe('malformed requests', () => {
+  it("get Yoga's clear 400 in GraphQL's shape, never Unexpected error", async () => {
+    const bodies = ['{', '[]', '{"query": 1}', '{"query": "{ docs { slug }", "variables": 3}', '{"query": "{ docs { slug } }", "extensions": 1}', 'null', '"text"', '{"query": "{ docs { slug } }", "operationName": {}}'];
+    for (const body of bodies) {
+      const reply = await api.request('POST', '/graphql', { body });
+      expect(reply.status, body).toBe(400);
+      expect(reply.text, body).not.toContain('Unexpected error');
+      expect(reply.body.errors[0].message, body).toEqual(expect.any(String));
+      expect(reply.body.errors[0].extensions?.code, body).not.toBe('INTERNAL_SERVER_ERROR');
+    }
+  });
+});
