@@ -18,6 +18,7 @@ import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
 import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
 import { renderSelfContainedGraphiQL } from './graphql/graphiql.js';
+import { useCachedQueries, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
 import { useBodyLimit } from './http/plugins/use-body-limit.js';
@@ -51,12 +52,14 @@ export interface AppDeps {
   bus: EventBus;
   limits: RateLimitStore;
   log: Logger;
+  /** The GraphQL response cache (in-process, or shared through Redis). */
+  responseCache: ResponseCache;
   /** This instance's metrics (its own registry), served on GET /metrics. */
   metrics: Metrics;
 }
 
-export function createApp({ config, db, bus, limits, log, metrics }: AppDeps) {
-  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log });
+export function createApp({ config, db, bus, limits, log, metrics, responseCache }: AppDeps) {
+  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted: responseCache.invalidate });
   const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
   const isGraphiQLPage = (request: Request, url: URL) =>
     config.graphiql && url.pathname === GRAPHQL_PATH && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
@@ -88,6 +91,7 @@ export function createApp({ config, db, bus, limits, log, metrics }: AppDeps) {
       // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per
       // instance (a miss costs a client one resend of the document, never an error it sees).
       useAPQ(),
+      ...useCachedQueries({ cache: responseCache.cache, schema, path: GRAPHQL_PATH }),
       useDeferStream(),
       useBadRequestStatus(),
       useSharedSubscriptions(),

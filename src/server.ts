@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
+import { createResponseCache, invalidateOnEvents, responseCachePrefix } from './graphql/response-cache.js';
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { readNodeBody } from './http/body.js';
 import { createEventBus, eventChannel } from './modules/events/bus.js';
@@ -47,7 +48,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const limits = createRateLimitStore({ redisUrl: config.redisUrl, prefix: rateLimitPrefix(databaseIdentity) });
   // One registry per server: tests run many in one process.
   const metrics = createMetrics();
-  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics });
+  const responseCache = createResponseCache({ redisUrl: config.redisUrl, prefix: responseCachePrefix(databaseIdentity), log });
+  const stopInvalidating = invalidateOnEvents(bus, responseCache);
+  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics, responseCache });
 
   // Every request goes to Yoga, its body read first (the fast path of Yoga's fetch layer).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -97,6 +100,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       } finally {
         clearTimeout(cut);
       }
+      await stopInvalidating();
+      await responseCache.close();
       await bus.close();
       await limits.close();
       await db.close();

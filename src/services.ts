@@ -6,6 +6,7 @@ import { createAnalyticsService } from './modules/analytics/service.js';
 import { createApiKeyService } from './modules/apikeys/service.js';
 import { createAuthService } from './modules/auth/service.js';
 import type { EventBus } from './modules/events/bus.js';
+import type { OnCommitted } from './modules/events/outbox.js';
 import { createEventService } from './modules/events/service.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createLessonService } from './modules/lessons/service.js';
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   /** Rate-limit counters (in-process, or Redis shared by every instance). */
   limits: RateLimitStore;
   log: Logger;
+  /** After a change's transaction commits, with its events (see OnCommitted). */
+  onCommitted?: OnCommitted;
 }
 
 export function createServices(deps: ServiceDeps) {

@@ -15,6 +15,12 @@ export type EventData<T extends EventType> = T extends 'lesson.published' | 'les
 
 export type EventPayload = { event: EventType; timestamp: string } & Subject;
 
+/**
+ * Told of events once the transaction that recorded them has committed, before the change is
+ * answered (the response cache drops what they name, so the next read on any instance is fresh).
+ */
+export type OnCommitted = (events: readonly EventPayload[]) => Promise<void>;
+
 export interface RecordedEvent {
   id: string;
   payload: EventPayload;

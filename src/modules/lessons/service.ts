@@ -6,7 +6,7 @@ import { Prisma, type Lesson } from '../../generated/prisma/client.js';
 import { keysetBounds, keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
 import { newId } from '../../ids.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent, type OnCommitted } from '../events/outbox.js';
 
 
 const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
@@ -58,7 +58,7 @@ export interface PublishedByAuthorsOptions extends PageOptions {
   authorIds: readonly string[];
 }
 
-export function createLessonService({ db }: { db: Db }) {
+export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?: OnCommitted }) {
   /** Only ADMIN sees drafts; to anyone else a draft does not exist. */
   const visibleTo = (caller: Caller): Prisma.LessonWhereInput => (isAdmin(caller) ? {} : { status: 'PUBLISHED' });
 
@@ -123,18 +123,20 @@ export function createLessonService({ db }: { db: Db }) {
     async update({ caller, id, input }: { caller: Caller; id: string; input: unknown }): Promise<Lesson> {
       assertAdmin(caller);
       const data = parseWith(updateLessonInput, input, '');
-      return db.$transaction(async (tx) => {
+      const { lesson, event } = await db.$transaction(async (tx) => {
         const found = await tx.lesson.updateMany({ where: { id }, data });
         if (found.count === 0) throw notFound(`Lesson ${id}`);
-        await recordEvent(tx, 'lesson.updated', { lessonId: id });
-        return tx.lesson.findUniqueOrThrow({ where: { id } });
+        const recorded = await recordEvent(tx, 'lesson.updated', { lessonId: id });
+        return { lesson: await tx.lesson.findUniqueOrThrow({ where: { id } }), event: recorded };
       });
+      await onCommitted?.([event.payload]);
+      return lesson;
     },
 
     /** ADMIN: publishes a draft; emits lesson.published. Publishing twice is a 409. */
     async publish({ caller, id }: { caller: Caller; id: string }): Promise<Lesson> {
       assertAdmin(caller);
-      return db.$transaction(async (tx) => {
+      const { lesson, event } = await db.$transaction(async (tx) => {
         const now = new Date();
         // Conditional on DRAFT so that two concurrent publishes emit one event.
         const changed = await tx.lesson.updateMany({ where: { id, status: 'DRAFT' }, data: { status: 'PUBLISHED', publishedAt: now } });
@@ -142,9 +144,11 @@ export function createLessonService({ db }: { db: Db }) {
           const exists = await tx.lesson.count({ where: { id } });
           throw exists ? conflict(`Lesson ${id} is already published`) : notFound(`Lesson ${id}`);
         }
-        await recordEvent(tx, 'lesson.published', { lessonId: id });
-        return tx.lesson.findUniqueOrThrow({ where: { id } });
+        const recorded = await recordEvent(tx, 'lesson.published', { lessonId: id });
+        return { lesson: await tx.lesson.findUniqueOrThrow({ where: { id } }), event: recorded };
       });
+      await onCommitted?.([event.payload]);
+      return lesson;
     },
   };
 }

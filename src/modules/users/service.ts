@@ -4,7 +4,7 @@ import type { Database, Db } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import type { User } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent, type OnCommitted } from '../events/outbox.js';
 
 export const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 export const updateMeInput = z.strictObject({ name: nameSchema });
@@ -39,7 +39,7 @@ export const toMe = (u: Pick<User, 'id' | 'name' | 'email' | 'role' | 'tier' | '
   tier: u.tier,
 });
 
-export function createUserService({ db, query }: { db: Db; query: Database['query'] }) {
+export function createUserService({ db, query, onCommitted }: { db: Db; query: Database['query']; onCommitted?: OnCommitted }) {
   return {
     /** The caller's account, as read with the credentials moments ago (no second query). */
     async me({ caller }: { caller: Caller }): Promise<MeView> {
@@ -48,11 +48,11 @@ export function createUserService({ db, query }: { db: Db; query: Database['quer
 
     async updateMe({ caller, input }: { caller: Caller; input: unknown }): Promise<MeView> {
       const { name } = parseWith(updateMeInput, input, '');
-      const user = await db.$transaction(async (tx) => {
+      const { user, event } = await db.$transaction(async (tx) => {
         const updated = await tx.user.update({ where: { id: caller.userId }, data: { name } });
-        await recordEvent(tx, 'user.updated', { userId: updated.id });
-        return updated;
+        return { user: updated, event: await recordEvent(tx, 'user.updated', { userId: updated.id }) };
       });
+      await onCommitted?.([event.payload]);
       return toMe(user);
     },
 

@@ -1,0 +1,158 @@
+// The GraphQL response cache as a client sees it: GET query results carry an ETag and
+// If-None-Match answers 304; a change that commits is never followed by a stale read, on one
+// instance or on another one sharing the cache through Redis; what depends on the caller is never
+// served from the cache; POSTs are not cached; and a flood of distinct queries leaves nothing in
+// Redis that does not expire.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responseCachePrefix } from '../src/graphql/response-cache.js';
+import { client, type Client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { TEST_REDIS_URL } from './support/process.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+const USER = 'query ($id: ID!) { user(id: $id) { id name joined } }';
+
+function getUrl(query: string, variables?: Record<string, unknown>): string {
+  const params = new URLSearchParams({ query });
+  if (variables) params.set('variables', JSON.stringify(variables));
+  return `/graphql?${params}`;
+}
+
+async function signIn(api: Client, email: string, password: string) {
+  const { token } = await api.login(email, password);
+  const me = (await api.get('/api/v1/user/me', { token })).body as { id: string; name: string };
+  return { token, id: me.id, name: me.name };
+}
+
+describe('on one instance (in-process cache)', () => {
+  let server: TestServer;
+  let api: Client;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: NO_RATE_LIMITS });
+    api = client(server.url);
+  });
+  afterAll(() => server?.stop());
+
+  it('a GET query result has an ETag; If-None-Match answers 304 with no body; a rename is never followed by the old name', async () => {
+    const grace = await signIn(api, 'grace@example.com', 'hopper-1906');
+    const url = getUrl(USER, { id: grace.id });
+    const first = await api.get(url);
+    expect(first.status).toBe(200);
+    expect(first.body.data.user.name).toBe(grace.name);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^\S{16,}$/);
+
+    const again = await api.get(url);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.body).toEqual(first.body);
+
+    const notModified = await api.get(url, { headers: { 'if-none-match': etag! } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.text).toBe('');
+
+    // The change commits through REST; the very next read shows it, and the old ETag no longer matches.
+    const renamed = `Grace Brewster Hopper ${Date.now()}`;
+    expect((await api.patch('/api/v1/user/me', { name: renamed }, { token: grace.token })).status).toBe(200);
+    const after = await api.get(url, { headers: { 'if-none-match': etag! } });
+    expect(after.status).toBe(200);
+    expect(after.body.data.user.name).toBe(renamed);
+
+    // And through GraphQL.
+    const back = `Grace Hopper ${Date.now()}`;
+    const mutation = await api.graphql('mutation ($n: String!) { updateMe(name: $n) { name } }', { n: back }, { token: grace.token });
+    expect(mutation.body.errors).toBeUndefined();
+    expect((await api.get(url)).body.data.user.name).toBe(back);
+  });
+
+  it('never serves what depends on the caller from the cache: no ETag, and a signed-out token is refused at once', async () => {
+    const ada = await signIn(api, 'ada@example.com', 'lovelace-1815');
+    const session = await api.login('ada@example.com', 'lovelace-1815');
+    for (const query of ['{ me { id name } }', '{ docs { slug } me { id } }', '{ lessons(first: 2) { edges { node { id } } } }', `{ user(id: "${ada.id}") { lessons(first: 1) { edges { node { id } } } } }`]) {
+      const reply = await api.get(getUrl(query), { token: session.token });
+      expect(reply.status, query).toBe(200);
+      expect(reply.body.errors, query).toBeUndefined();
+      expect(reply.headers.get('etag'), query).toBeNull();
+    }
+    expect((await api.post('/api/auth/logout', { refreshToken: session.refreshToken })).status).toBe(204);
+    const me = await api.get(getUrl('{ me { id } }'), { token: session.token });
+    expect(me.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    // Page views change with every view: never cached either.
+    const views = await api.get(getUrl('{ pageViews }'));
+    expect(views.headers.get('etag')).toBeNull();
+    const before = views.body.data.pageViews as number;
+    expect((await api.post('/api/analytics/views', { path: '/cache' })).status).toBe(202);
+    expect((await api.get(getUrl('{ pageViews }'))).body.data.pageViews).toBe(before + 1);
+  });
+
+  it('does not cache POSTs, errors, or anything a stranger sends as If-None-Match', async () => {
+    const posted = await api.graphql('{ docs { slug } }');
+    expect(posted.status).toBe(200);
+    expect(posted.headers.get('etag')).toBeNull();
+    const missing = await api.get(getUrl(USER, { id: 'usr_nobody' }));
+    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(missing.headers.get('etag')).toBeNull();
+    for (const value of ['*', 'x'.repeat(4000), '"quoted"', 'W/"weak"']) {
+      const reply = await api.get(getUrl('{ docs { slug } }'), { headers: { 'if-none-match': value } });
+      expect(reply.status, value.slice(0, 20)).toBe(200);
+      expect(reply.body.data.docs.length).toBeGreaterThan(0);
+    }
+    // The If-None-Match of a GraphQL result means nothing to a REST route.
+    const docs = await api.get(getUrl('{ docs { slug } }'));
+    const rest = await api.get('/api/content/docs', { headers: { 'if-none-match': docs.headers.get('etag')! } });
+    expect(rest.status).toBe(200);
+  });
+});
+
+describe('on two instances sharing PostgreSQL and Redis', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    a = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } });
+    b = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL }, reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });
+    redis = new Redis(TEST_REDIS_URL);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('read on B, rename on A, read on B: the new name at once; both instances answer from one cache', async () => {
+    const onA = client(a.url);
+    const onB = client(b.url);
+    const grace = await signIn(onA, 'grace@example.com', 'hopper-1906');
+    const url = getUrl(USER, { id: grace.id });
+    const first = await onB.get(url);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    // Shared: A knows B's entry.
+    expect((await onA.get(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+
+    for (let round = 0; round < 5; round++) {
+      const name = `Grace ${round} ${Date.now()}`;
+      expect((await onA.patch('/api/v1/user/me', { name }, { token: grace.token })).status).toBe(200);
+      const read = await onB.get(url, { headers: { 'if-none-match': etag } });
+      expect(read.status).toBe(200);
+      expect(read.body.data.user.name).toBe(name);
+    }
+  });
+
+  it('a flood of distinct queries leaves only keys that expire', async () => {
+    const onB = client(b.url);
+    const grace = await signIn(onB, 'grace@example.com', 'hopper-1906');
+    for (let i = 0; i < 150; i++) {
+      const reply = await onB.get(getUrl(`query Flood${i} { user(id: "${grace.id}") { id name } }`));
+      expect(reply.status).toBe(200);
+    }
+    const prefix = responseCachePrefix(a.databaseUrl!);
+    const keys = await redis.keys(`${prefix}*`);
+    expect(keys.length).toBeGreaterThan(150);
+    const ttls = await Promise.all(keys.map((key) => redis.pttl(key)));
+    // -1 is a key without expiry, -2 one that is already gone.
+    expect(ttls.filter((ttl) => ttl === -1)).toEqual([]);
+  });
+});
