@@ -11,7 +11,7 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { DocumentNode, ExecutionResult } from 'graphql';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config.js';
 import type { Caller, RequestContext } from './context.js';
 import type { Database } from './db/client.js';
@@ -54,11 +54,13 @@ export interface AppDeps {
   log: Logger;
   /** The GraphQL response cache (in-process, or shared through Redis). */
   responseCache: ResponseCache;
+  /** More plugins, after the service's own. */
+  plugins?: Plugin[];
   /** This instance's metrics (its own registry), served on GET /metrics. */
   metrics: Metrics;
 }
 
-export function createApp({ config, db, bus, limits, log, metrics, responseCache }: AppDeps) {
+export function createApp({ config, db, bus, limits, log, metrics, responseCache, plugins = [] }: AppDeps) {
   const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted: responseCache.invalidate });
   const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
   const isGraphiQLPage = (request: Request, url: URL) =>
@@ -98,6 +100,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       maxDepthPlugin(MAX_DEPTH),
       maxAliasesPlugin(MAX_ALIASES),
       ...useOperationLimits({ config, limits: services.limits, log }),
+      ...plugins,
     ],
   });
 

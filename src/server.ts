@@ -2,6 +2,7 @@
 // then listen. Returns a handle the tests and main.ts use alike.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
@@ -29,6 +30,8 @@ export interface StartOptions {
   log?: Logger;
   /** Called with every SQL statement sent to the database (tests count queries with it). */
   onQuery?: (sql: string) => void;
+  /** Yoga plugins added after the service's own (a test proves one applies to every transport). */
+  plugins?: Plugin[];
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -50,7 +53,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const metrics = createMetrics();
   const responseCache = createResponseCache({ redisUrl: config.redisUrl, prefix: responseCachePrefix(databaseIdentity), log });
   const stopInvalidating = invalidateOnEvents(bus, responseCache);
-  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics, responseCache });
+  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins });
 
   // Every request goes to Yoga, its body read first (the fast path of Yoga's fetch layer).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

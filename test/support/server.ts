@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import type { Plugin } from 'graphql-yoga';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -36,6 +37,8 @@ export interface TestServerOptions {
   kind?: DatabaseKind;
   /** Extra environment, as the real process would get it. */
   env?: Record<string, string>;
+  /** Yoga plugins added after the service's own. */
+  plugins?: Plugin[];
   /** Reuse an existing data dir / database (used by restart). */
   reuse?: { dataDir: string; databaseUrl?: string };
 }
@@ -91,7 +94,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const queries: string[] = [];
-  const running = await startServer(config, { log: createLogger('debug', sink), onQuery: (sql) => queries.push(sql) });
+  const running = await startServer(config, { log: createLogger('debug', sink), onQuery: (sql) => queries.push(sql), plugins: options.plugins });
   let stopped = false;
   const server: TestServer = {
     ...running,

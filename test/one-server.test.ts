@@ -1,0 +1,101 @@
+// One Yoga server: a plugin added once to createYoga sees every request and every operation,
+// whatever the transport: REST, health, OpenAPI, GraphQL over GET and POST, SSE in both of
+// graphql-sse's modes (distinct connections on /graphql, single connection on /graphql/stream),
+// and graphql-ws over WebSocket. The probe below is such a plugin, added from outside.
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import { getOperationAST, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+/** What the probe saw: HTTP requests (method and path) and executed operations (by name). */
+const seen = { requests: [] as string[], operations: [] as string[] };
+
+const nameOf = (args: { document: DocumentNode; operationName?: string | null }) => getOperationAST(args.document, args.operationName)?.name?.value ?? '(anonymous)';
+
+// Added last: a plugin earlier in the list may answer a request in its onRequest (health, REST),
+// which ends the onRequest chain, but every response still passes every onResponse.
+const probe: Plugin = {
+  onResponse({ request, response }) {
+    seen.requests.push(`${request.method} ${new URL(request.url).pathname}`);
+    response.headers.set('x-probe', 'seen');
+  },
+  onExecute({ args }) {
+    seen.operations.push(nameOf(args));
+  },
+  onSubscribe({ args }) {
+    seen.operations.push(nameOf(args));
+  },
+};
+
+let server: TestServer;
+let api: Client;
+let token: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: NO_RATE_LIMITS, plugins: [probe] });
+  api = client(server.url);
+  token = (await api.loginAs('ada')).token;
+});
+afterAll(() => server?.stop());
+
+/** Runs one subscription until its first event, then stops. */
+function firstEvent(subscribe: (sink: { next(v: unknown): void; error(e: unknown): void; complete(): void }) => () => void): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const stop = subscribe({
+      next: (value) => {
+        stop();
+        resolve(value);
+      },
+      error: reject,
+      complete: () => reject(new Error('completed before any event')),
+    });
+  });
+}
+
+describe('a plugin added once to createYoga', () => {
+  it('sees REST, health, OpenAPI and GraphQL over GET and POST, and its response header reaches every client', async () => {
+    for (const [path, status] of [['/api/content/docs', 200], ['/healthz', 200], ['/readyz', 200], ['/api/openapi.json', 200], ['/api/nope', 404]] as const) {
+      const reply = await api.get(path);
+      expect(reply.status, path).toBe(status);
+      expect(reply.headers.get('x-probe'), path).toBe('seen');
+    }
+    const get = await api.get(`/graphql?query=${encodeURIComponent('query ProbeGet { docs { slug } }')}`);
+    expect(get.headers.get('x-probe')).toBe('seen');
+    const post = await api.graphql('query ProbePost { docs { slug } }');
+    expect(post.headers.get('x-probe')).toBe('seen');
+    expect(seen.requests).toEqual(expect.arrayContaining(['GET /api/content/docs', 'GET /healthz', 'GET /readyz', 'GET /api/openapi.json', 'GET /api/nope', 'GET /graphql', 'POST /graphql']));
+    expect(seen.operations).toEqual(expect.arrayContaining(['ProbeGet', 'ProbePost']));
+  });
+
+  it('sees subscriptions over SSE in both graphql-sse modes and over WebSocket, each of which delivers', async () => {
+    const query = (name: string) => `subscription ${name} { events(types: ["lesson.published"]) { id event lessonId } }`;
+    const sseDistinct = createSseClient({ url: `${server.url}/graphql`, headers: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    const sseSingle = createSseClient({ url: `${server.url}/graphql/stream`, singleConnection: true, headers: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    const ws = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    try {
+      const received = [
+        firstEvent((sink) => sseDistinct.subscribe({ query: query('ProbeSseDistinct') }, sink)),
+        firstEvent((sink) => sseSingle.subscribe({ query: query('ProbeSseSingle') }, sink)),
+        firstEvent((sink) => ws.subscribe({ query: query('ProbeWs') }, sink)),
+      ];
+      // Every subscription is registered before the event is caused.
+      await expect.poll(() => seen.operations.filter((o) => o.startsWith('ProbeSse') || o === 'ProbeWs').length, { timeout: 10_000 }).toBe(3);
+      const lesson = await api.post('/api/v1/lessons', { title: 'Seen everywhere', body: 'One server.' }, { token });
+      expect((await api.post(`/api/v1/lessons/publish?id=${lesson.body.id}`, undefined, { token })).status).toBe(200);
+      for (const value of await Promise.all(received)) {
+        expect(value).toEqual({ data: { events: { id: expect.stringMatching(/^evt_/), event: 'lesson.published', lessonId: lesson.body.id } } });
+      }
+      // The single-connection mode reserved its stream with a PUT on /graphql/stream.
+      expect(seen.requests).toEqual(expect.arrayContaining(['PUT /graphql/stream', 'GET /graphql/stream', 'POST /graphql/stream', 'POST /graphql']));
+    } finally {
+      sseDistinct.dispose();
+      sseSingle.dispose();
+      await ws.dispose();
+    }
+  });
+});
