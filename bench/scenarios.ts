@@ -23,6 +23,7 @@ export interface Scenario {
 }
 
 const json = { 'content-type': 'application/json' };
+const USER_QUERY = 'query($id: ID!){ user(id: $id) { id name joined } }';
 
 export const scenarios: Scenario[] = [
   {
@@ -34,24 +35,34 @@ export const scenarios: Scenario[] = [
   {
     name: 'REST GET /api/users/{id}',
     target: 'service',
-    minRatio: 0.4,
+    minRatio: 0.8,
     request: ({ userId }) => ({ method: 'GET', path: `/api/users/${encodeURIComponent(userId)}` }),
   },
   {
     name: 'REST GET /api/v1/user/me (bearer)',
     target: 'service',
-    minRatio: 0.4,
+    minRatio: 0.65,
     request: ({ token }) => ({ method: 'GET', path: '/api/v1/user/me', headers: { authorization: `Bearer ${token}` } }),
   },
   {
     name: 'GraphQL POST user(id)',
     target: 'service',
-    minRatio: 0.3,
+    minRatio: 0.7,
     request: ({ userId }) => ({
       method: 'POST',
       path: '/graphql',
       headers: json,
-      body: JSON.stringify({ query: 'query($id: ID!){ user(id: $id) { id name joined } }', variables: { id: userId } }),
+      body: JSON.stringify({ query: USER_QUERY, variables: { id: userId } }),
+    }),
+  },
+  {
+    // GET queries are served from the response cache once a first request has stored the result.
+    name: 'GraphQL GET user(id) (response cache)',
+    target: 'service',
+    minRatio: 1.2,
+    request: ({ userId }) => ({
+      method: 'GET',
+      path: `/graphql?query=${encodeURIComponent(USER_QUERY)}&variables=${encodeURIComponent(JSON.stringify({ id: userId }))}`,
     }),
   },
 

@@ -72,6 +72,9 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
     graphiql: config.graphiql,
     renderGraphiQL: renderSelfContainedGraphiQL,
     landingPage: false,
+    // The node server reads and limits every body (BODY_LIMIT_BYTES) before Yoga sees it; Yoga's
+    // own limit would stream that already-read body again through a TransformStream.
+    maxRequestBodySize: false,
     logging: false,
     // CORS is the request-context plugin's: Yoga's would answer every OPTIONS itself.
     cors: false,
@@ -81,6 +84,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
     context: (initial) => (initial.request && findRequestContext(initial.request)) || (initial as unknown as RequestContext),
     plugins: [
       useRequestContext({
+        log,
         trustProxy: config.trustProxy,
         contextFor: ({ requestId, address, authorization, apiKey, request }) => contextFor(requestId, address, authorization, apiKey, request),
       }),
@@ -133,9 +137,13 @@ function requestContextFactory(services: Services, log: Logger, runOperation: Ru
   return (requestId: string, ip: string, authorization: string | null, apiKey: string | null, request?: Request): RequestContext => {
     let resolved: Promise<Caller | null> | undefined;
     const caller = () => (resolved ??= services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined));
+    let requestLog: Logger | undefined;
     return {
       requestId,
-      log: log.child({ reqId: requestId }),
+      // Made when first used: most requests log nothing but their request line.
+      get log() {
+        return (requestLog ??= log.child({ reqId: requestId }));
+      },
       ip,
       services,
       caller,

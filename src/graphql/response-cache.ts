@@ -139,6 +139,10 @@ export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema
       cache,
       ttl: RESPONSE_CACHE_TTL_MS,
       ttlPerSchemaCoordinate: Object.fromEntries(uncached.map((coordinate) => [coordinate, 0])),
+      // Yoga's plugin builds the key of every request, cached or not, with WebCrypto (async, and
+      // a DOMException per call): a POST gets no key, and a GET a synchronous node:crypto hash.
+      buildResponseCacheKey: ({ documentString, variableValues, operationName, request }) =>
+        request.method !== 'GET' ? '' : createHash('sha256').update(`${documentString}|${operationName ?? ''}|${JSON.stringify(variableValues ?? {})}`).digest('hex'),
       // A WebSocket operation has no request (and is never cached).
       enabled: (request: Request | undefined) => request?.method === 'GET' && new URL(request.url).pathname === path,
       // Invalidation comes from our events (above), not from what a mutation happens to return.

@@ -1,5 +1,6 @@
-// What the node server hands Yoga with each request (src/server.ts), and the request context every
-// plugin, REST route and resolver shares, found by the fetch Request it was made for.
+// What the node server hands Yoga with each request (src/server.ts), and what the first plugin
+// records of each request for the others: its context (shared by every plugin, REST route and
+// resolver), its path and when it started, found by the fetch Request they were made for.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../../context.js';
 
@@ -11,18 +12,29 @@ export interface NodeServerContext {
   res: ServerResponse;
 }
 
-const contexts = new WeakMap<Request, RequestContext>();
-
-export function setRequestContext(request: Request, ctx: RequestContext): void {
-  contexts.set(request, ctx);
+export interface RequestRecord {
+  ctx: RequestContext;
+  /** The URL's path (parsed once, by Yoga). */
+  path: string;
+  /** performance.now() when the request reached Yoga. */
+  started: number;
 }
+
+const records = new WeakMap<Request, RequestRecord>();
+
+export function setRequestRecord(request: Request, record: RequestRecord): void {
+  records.set(request, record);
+}
+
+/** What useRequestContext (the first plugin) recorded of this request, if anything. */
+export const requestRecordOf = (request: Request): RequestRecord | undefined => records.get(request);
 
 /** The context made for this request by useRequestContext (the first plugin). */
 export function requestContextOf(request: Request): RequestContext {
-  const ctx = contexts.get(request);
-  if (!ctx) throw new Error('no request context: useRequestContext must be the first plugin');
-  return ctx;
+  const record = records.get(request);
+  if (!record) throw new Error('no request context: useRequestContext must be the first plugin');
+  return record.ctx;
 }
 
 /** The same, for hooks that also see requests no context was made for. */
-export const findRequestContext = (request: Request): RequestContext | undefined => contexts.get(request);
+export const findRequestContext = (request: Request): RequestContext | undefined => records.get(request)?.ctx;

@@ -8,7 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 import { AppError, forbidden } from '../../errors.js';
 import type { Metrics } from '../../metrics.js';
 import { errorResponse } from '../errors.js';
-import { requestContextOf } from './server-context.js';
+import { requestContextOf, requestRecordOf } from './server-context.js';
 
 export const METRICS_PATH = '/metrics';
 /** The route label of every path that is none of the service's routes (one series, not one per path). */
@@ -33,7 +33,6 @@ export interface MetricsOptions {
 export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): Plugin {
   const routeOf = routeLabeller(routes.map((r) => r.path), [...paths, METRICS_PATH]);
   const authorized = token === undefined ? () => true : bearerCheck(token);
-  const started = new WeakMap<Request, number>();
   let graphqlEndpoint = '/graphql';
   return {
     onYogaInit({ yoga }) {
@@ -51,7 +50,6 @@ export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): P
       });
     },
     onRequest({ request, url, endResponse, fetchAPI }) {
-      started.set(request, performance.now());
       if (url.pathname !== METRICS_PATH) return;
       const ctx = requestContextOf(request);
       const head = request.method === 'HEAD';
@@ -80,9 +78,10 @@ export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): P
       };
     },
     onResponse({ request, response }) {
-      const since = started.get(request);
-      const route = routeOf(new URL(request.url).pathname);
-      metrics.httpRequest({ method: request.method, route, status: response.status }, since === undefined ? 0 : (performance.now() - since) / 1000);
+      const record = requestRecordOf(request);
+      if (!record) return;
+      const route = routeOf(record.path);
+      metrics.httpRequest({ method: request.method, route, status: response.status }, (performance.now() - record.started) / 1000);
       // The budget's refusals and the per-operation limits' (login, register, page views) alike.
       if (response.status === 429) metrics.rateLimitRefusal(route, 'http');
     },

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../../context.js';
-import { findRequestContext, setRequestContext, type NodeServerContext } from './server-context.js';
+import type { Logger } from '../../logger.js';
+import { requestRecordOf, setRequestRecord, type NodeServerContext } from './server-context.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -11,40 +12,37 @@ export interface RequestContextOptions {
   /** Makes the context of one request (also used for WebSocket connections). */
   contextFor(input: { requestId: string; address: string; authorization: string | null; apiKey: string | null; request: Request }): RequestContext;
   trustProxy: boolean;
+  /** The service's logger (a request's own, `ctx.log`, is made only when something logs). */
+  log: Logger;
 }
 
-export function useRequestContext({ contextFor, trustProxy }: RequestContextOptions): Plugin<object, NodeServerContext> {
-  const started = new WeakMap<Request, bigint>();
+export function useRequestContext({ contextFor, trustProxy, log }: RequestContextOptions): Plugin<object, NodeServerContext> {
   return {
-    onRequest({ request, serverContext }) {
-      started.set(request, process.hrtime.bigint());
+    onRequest({ request, url, serverContext }) {
+      const started = performance.now();
       const incoming = request.headers.get('x-request-id');
       const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      setRequestContext(
+      const ctx = contextFor({
+        requestId,
+        address: clientAddress(request, serverContext, trustProxy),
+        authorization: request.headers.get('authorization'),
+        apiKey: request.headers.get('x-api-key'),
         request,
-        contextFor({
-          requestId,
-          address: clientAddress(request, serverContext, trustProxy),
-          authorization: request.headers.get('authorization'),
-          apiKey: request.headers.get('x-api-key'),
-          request,
-        }),
-      );
+      });
+      setRequestRecord(request, { ctx, path: url.pathname, started });
     },
     onResponse({ request, response }) {
-      const ctx = findRequestContext(request);
-      if (!ctx) return;
+      const record = requestRecordOf(request);
+      if (!record) return;
+      const { ctx, path, started } = record;
       response.headers.set('x-request-id', ctx.requestId);
-      const path = new URL(request.url).pathname;
       if (path.startsWith('/api/') || path === '/graphql' || path.startsWith('/graphql/')) {
         // Tokens never travel in cookies: any origin may call the API.
         if (!response.headers.has('access-control-allow-origin')) response.headers.set('access-control-allow-origin', '*');
       }
-      const since = started.get(request);
-      ctx.log.info(
-        { method: request.method, path, status: response.status, ms: since === undefined ? undefined : Number(process.hrtime.bigint() - since) / 1e6 },
-        'request',
-      );
+      // The service's logger with the id as a field: the same line as the request's child logger
+      // would write, without making one for every request.
+      log.info({ reqId: ctx.requestId, method: request.method, path, status: response.status, ms: performance.now() - started }, 'request');
     },
   };
 }

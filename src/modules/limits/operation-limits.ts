@@ -9,7 +9,7 @@
 // before this one; its write step has nothing left to do.
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { Store, useRateLimiter, type Identity } from '@envelop/rate-limiter';
-import { Kind, type GraphQLError } from 'graphql';
+import { getOperationAST, Kind, type GraphQLError } from 'graphql';
 import type { Config, LimitedOperation } from '../../config.js';
 import type { RequestContext } from '../../context.js';
 import { AppError } from '../../errors.js';
@@ -46,6 +46,26 @@ export function useOperationLimits({ config, limits, log }: { config: Pick<Confi
 
   const isRefusal = (error: GraphQLError) => (error.extensions?.http as { statusCode?: number } | undefined)?.statusCode === 429;
 
+  // Its type names the context it adds (`rateLimiterFn`), which Yoga's Plugin type cannot carry.
+  const limiter = useRateLimiter({
+    identifyFn: (context) => (context as RequestContext).ip,
+    store,
+    configByField: operations.map((op) => ({
+      type: 'Mutation',
+      field: FIELD[op],
+      max: config.operationLimits[op].max,
+      window: `${config.operationLimits[op].windowMs}ms`,
+      message: RATE_LIMITED_MESSAGE,
+    })),
+    onRateLimitError: ({ context, field, identifier }) => {
+      const key = `${field.name}:${identifier}`;
+      const decision = refusedDecisions.get(key);
+      refusedDecisions.delete(key);
+      const seconds = Math.max(1, Math.ceil((decision?.retryAfterMs ?? byField.get(field.name)!.windowMs) / 1000));
+      retryAfter.set(context as object, Math.max(seconds, retryAfter.get(context as object) ?? 0));
+    },
+  }) as unknown as Plugin;
+
   return [
     {
       // The plugin's refusals become the contract's: RATE_LIMITED, HTTP 429 with a numeric
@@ -70,24 +90,11 @@ export function useOperationLimits({ config, limits, log }: { config: Pick<Confi
         };
       },
     },
-    // Its type names the context it adds (`rateLimiterFn`), which Yoga's Plugin type cannot carry.
-    useRateLimiter({
-      identifyFn: (context) => (context as RequestContext).ip,
-      store,
-      configByField: operations.map((op) => ({
-        type: 'Mutation',
-        field: FIELD[op],
-        max: config.operationLimits[op].max,
-        window: `${config.operationLimits[op].windowMs}ms`,
-        message: RATE_LIMITED_MESSAGE,
-      })),
-      onRateLimitError: ({ context, field, identifier }) => {
-        const key = `${field.name}:${identifier}`;
-        const decision = refusedDecisions.get(key);
-        refusedDecisions.delete(key);
-        const seconds = Math.max(1, Math.ceil((decision?.retryAfterMs ?? byField.get(field.name)!.windowMs) / 1000));
-        retryAfter.set(context as object, Math.max(seconds, retryAfter.get(context as object) ?? 0));
-      },
-    }) as unknown as Plugin,
+    {
+      ...limiter,
+      // The limiter walks the whole document with TypeInfo on every execution; only a mutation
+      // can select a limited field, so the rest skip it.
+      onExecute: (payload) => (getOperationAST(payload.args.document, payload.args.operationName)?.operation === 'mutation' ? limiter.onExecute?.(payload) : undefined),
+    },
   ];
 }
