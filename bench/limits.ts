@@ -152,7 +152,7 @@ async function apiKeyOf(serviceUrl: string, account: (typeof DEMO_ACCOUNTS)[numb
  * "on" is asked again for a few seconds until it is counted.
  */
 async function checkModes(url: string, endpoint: Endpoint, keys: Record<Mode, string>, windowSeconds: number): Promise<string[]> {
-  const expected = `${BENCH_PRO_LIMIT};w=${windowSeconds}`;
+  const expected = `"pro";q=${BENCH_PRO_LIMIT};w=${windowSeconds}`;
   const ask = async (mode: Mode) => {
     const spec = endpoint.request(keys[mode]);
     const res = await fetch(new URL(spec.path, url), { method: spec.method, headers: spec.headers, body: spec.body });

@@ -6,19 +6,11 @@ import { createHash } from 'node:crypto';
 import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { meros } from 'meros/browser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { describe, expect, it } from 'vitest';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { serverForSuite } from './support/server.js';
 
-let server: TestServer;
-let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: NO_RATE_LIMITS });
-  api = client(server.url);
-});
-afterAll(() => server?.stop());
+const suite = serverForSuite({ env: NO_RATE_LIMITS });
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -39,7 +31,7 @@ function recordingFetch() {
 function apolloWithPersistedQueries(fetchFn: typeof fetch, useGETForHashedQueries = false) {
   const link = ApolloLink.from([
     new PersistedQueryLink({ sha256, useGETForHashedQueries }),
-    new HttpLink({ uri: `${server.url}/graphql`, fetch: fetchFn }),
+    new HttpLink({ uri: `${suite.server.url}/graphql`, fetch: fetchFn }),
   ]);
   return new ApolloClient({ link, cache: new InMemoryCache(), defaultOptions: { query: { fetchPolicy: 'network-only' } } });
 }
@@ -49,7 +41,7 @@ describe('automatic persisted queries (Apollo protocol)', () => {
     const { sent, fetchFn } = recordingFetch();
     const apollo = apolloWithPersistedQueries(fetchFn);
     const query = gql`query DocsForApq { docs { slug title } }`;
-    const expected = (await api.get('/api/content/docs')).body.map((d: { slug: string; title: string }) => ({ __typename: 'Doc', slug: d.slug, title: d.title }));
+    const expected = (await suite.api.get('/api/content/docs')).body.map((d: { slug: string; title: string }) => ({ __typename: 'Doc', slug: d.slug, title: d.title }));
 
     const first = await apollo.query({ query });
     expect(first.data).toEqual({ docs: expected });
@@ -74,7 +66,7 @@ describe('automatic persisted queries (Apollo protocol)', () => {
   });
 
   it('an unknown hash is PersistedQueryNotFound; a hash that is not its document is refused and registers nothing', async () => {
-    const unknown = await api.request('POST', '/graphql', {
+    const unknown = await suite.api.request('POST', '/graphql', {
       body: { extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ never sent }') } } },
     });
     expect(unknown.status).toBeGreaterThanOrEqual(400);
@@ -83,17 +75,17 @@ describe('automatic persisted queries (Apollo protocol)', () => {
 
     const document = '{ docs { id } }';
     const wrongHash = sha256('{ docs { slug } }');
-    const mismatch = await api.request('POST', '/graphql', {
+    const mismatch = await suite.api.request('POST', '/graphql', {
       body: { query: document, extensions: { persistedQuery: { version: 1, sha256Hash: wrongHash } } },
     });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.errors[0]).toMatchObject({ message: 'PersistedQueryMismatch', extensions: { code: 'PERSISTED_QUERY_MISMATCH' } });
     // The mismatched hash was not stored under the document it came with.
-    const later = await api.request('POST', '/graphql', { body: { extensions: { persistedQuery: { version: 1, sha256Hash: wrongHash } } } });
+    const later = await suite.api.request('POST', '/graphql', { body: { extensions: { persistedQuery: { version: 1, sha256Hash: wrongHash } } } });
     expect(later.body.errors[0].message).toBe('PersistedQueryNotFound');
 
     for (const persistedQuery of ['nope', { version: 2, sha256Hash: 'x' }, { version: 1, sha256Hash: 42 }, [1]]) {
-      const reply = await api.request('POST', '/graphql', { body: { extensions: { persistedQuery } } });
+      const reply = await suite.api.request('POST', '/graphql', { body: { extensions: { persistedQuery } } });
       expect(reply.status, JSON.stringify(persistedQuery)).toBeGreaterThanOrEqual(400);
       expect(reply.status, JSON.stringify(persistedQuery)).toBeLessThan(500);
     }
@@ -104,7 +96,7 @@ describe('@defer and @stream', () => {
   const DEFERRED = '{ docs { slug } ... @defer(label: "later") { me: docs { title } } }';
 
   it('delivers a deferred fragment as a later part of multipart/mixed, read by meros', async () => {
-    const response = await fetch(`${server.url}/graphql`, {
+    const response = await fetch(`${suite.server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
       body: JSON.stringify({ query: DEFERRED }),
@@ -126,7 +118,7 @@ describe('@defer and @stream', () => {
   });
 
   it('streams a list item by item with @stream, over SSE', async () => {
-    const response = await fetch(`${server.url}/graphql`, {
+    const response = await fetch(`${suite.server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ query: '{ docs @stream(initialCount: 1) { slug } }' }),
@@ -135,7 +127,7 @@ describe('@defer and @stream', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const text = await response.text();
     const events = text.split('\n\n').filter((block) => block.includes('data: {')).map((block) => JSON.parse(block.slice(block.indexOf('data: ') + 6)));
-    const expected = (await api.get('/api/content/docs')).body.map((d: { slug: string }) => d.slug);
+    const expected = (await suite.api.get('/api/content/docs')).body.map((d: { slug: string }) => d.slug);
     expect(events[0].data.docs).toEqual([{ slug: expected[0] }]);
     const streamed = events.slice(1).flatMap((e: { incremental?: { items: { slug: string }[] }[] }) => (e.incremental ?? []).flatMap((i) => i.items.map((x) => x.slug)));
     expect([expected[0], ...streamed]).toEqual(expected);
@@ -147,7 +139,7 @@ describe('malformed requests', () => {
   it("get Yoga's clear 400 in GraphQL's shape, never Unexpected error", async () => {
     const bodies = ['{', '[]', '{"query": 1}', '{"query": "{ docs { slug }", "variables": 3}', '{"query": "{ docs { slug } }", "extensions": 1}', 'null', '"text"', '{"query": "{ docs { slug } }", "operationName": {}}'];
     for (const body of bodies) {
-      const reply = await api.request('POST', '/graphql', { body });
+      const reply = await suite.api.request('POST', '/graphql', { body });
       expect(reply.status, body).toBe(400);
       expect(reply.text, body).not.toContain('Unexpected error');
       expect(reply.body.errors[0].message, body).toEqual(expect.any(String));

@@ -9,7 +9,7 @@ import { responseCachePrefix } from '../src/graphql/response-cache.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { serverForSuite, startTestServer, type TestServer } from './support/server.js';
 
 const USER = 'query ($id: ID!) { user(id: $id) { id name joined } }';
 
@@ -26,81 +26,74 @@ async function signIn(api: Client, email: string, password: string) {
 }
 
 describe('on one instance (in-process cache)', () => {
-  let server: TestServer;
-  let api: Client;
-
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
+  const suite = serverForSuite({ env: NO_RATE_LIMITS });
 
   it('a GET query result has an ETag; If-None-Match answers 304 with no body; a rename is never followed by the old name', async () => {
-    const grace = await signIn(api, 'grace@example.com', 'hopper-1906');
+    const grace = await signIn(suite.api, 'grace@example.com', 'hopper-1906');
     const url = getUrl(USER, { id: grace.id });
-    const first = await api.get(url);
+    const first = await suite.api.get(url);
     expect(first.status).toBe(200);
     expect(first.body.data.user.name).toBe(grace.name);
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^\S{16,}$/);
 
-    const again = await api.get(url);
+    const again = await suite.api.get(url);
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.body).toEqual(first.body);
 
-    const notModified = await api.get(url, { headers: { 'if-none-match': etag! } });
+    const notModified = await suite.api.get(url, { headers: { 'if-none-match': etag! } });
     expect(notModified.status).toBe(304);
     expect(notModified.text).toBe('');
 
     // The change commits through REST; the very next read shows it, and the old ETag no longer matches.
     const renamed = `Grace Brewster Hopper ${Date.now()}`;
-    expect((await api.patch('/api/v1/user/me', { name: renamed }, { token: grace.token })).status).toBe(200);
-    const after = await api.get(url, { headers: { 'if-none-match': etag! } });
+    expect((await suite.api.patch('/api/v1/user/me', { name: renamed }, { token: grace.token })).status).toBe(200);
+    const after = await suite.api.get(url, { headers: { 'if-none-match': etag! } });
     expect(after.status).toBe(200);
     expect(after.body.data.user.name).toBe(renamed);
 
     // And through GraphQL.
     const back = `Grace Hopper ${Date.now()}`;
-    const mutation = await api.graphql('mutation ($n: String!) { updateMe(name: $n) { name } }', { n: back }, { token: grace.token });
+    const mutation = await suite.api.graphql('mutation ($n: String!) { updateMe(name: $n) { name } }', { n: back }, { token: grace.token });
     expect(mutation.body.errors).toBeUndefined();
-    expect((await api.get(url)).body.data.user.name).toBe(back);
+    expect((await suite.api.get(url)).body.data.user.name).toBe(back);
   });
 
   it('never serves what depends on the caller from the cache: no ETag, and a signed-out token is refused at once', async () => {
-    const ada = await signIn(api, 'ada@example.com', 'lovelace-1815');
-    const session = await api.login('ada@example.com', 'lovelace-1815');
+    const ada = await signIn(suite.api, 'ada@example.com', 'lovelace-1815');
+    const session = await suite.api.login('ada@example.com', 'lovelace-1815');
     for (const query of ['{ me { id name } }', '{ docs { slug } me { id } }', '{ lessons(first: 2) { edges { node { id } } } }', `{ user(id: "${ada.id}") { lessons(first: 1) { edges { node { id } } } } }`]) {
-      const reply = await api.get(getUrl(query), { token: session.token });
+      const reply = await suite.api.get(getUrl(query), { token: session.token });
       expect(reply.status, query).toBe(200);
       expect(reply.body.errors, query).toBeUndefined();
       expect(reply.headers.get('etag'), query).toBeNull();
     }
-    expect((await api.post('/api/auth/logout', { refreshToken: session.refreshToken })).status).toBe(204);
-    const me = await api.get(getUrl('{ me { id } }'), { token: session.token });
+    expect((await suite.api.post('/api/auth/logout', { refreshToken: session.refreshToken })).status).toBe(204);
+    const me = await suite.api.get(getUrl('{ me { id } }'), { token: session.token });
     expect(me.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     // Page views change with every view: never cached either.
-    const views = await api.get(getUrl('{ pageViews }'));
+    const views = await suite.api.get(getUrl('{ pageViews }'));
     expect(views.headers.get('etag')).toBeNull();
     const before = views.body.data.pageViews as number;
-    expect((await api.post('/api/analytics/views', { path: '/cache' })).status).toBe(202);
-    expect((await api.get(getUrl('{ pageViews }'))).body.data.pageViews).toBe(before + 1);
+    expect((await suite.api.post('/api/analytics/views', { path: '/cache' })).status).toBe(202);
+    expect((await suite.api.get(getUrl('{ pageViews }'))).body.data.pageViews).toBe(before + 1);
   });
 
   it('does not cache POSTs, errors, or anything a stranger sends as If-None-Match', async () => {
-    const posted = await api.graphql('{ docs { slug } }');
+    const posted = await suite.api.graphql('{ docs { slug } }');
     expect(posted.status).toBe(200);
     expect(posted.headers.get('etag')).toBeNull();
-    const missing = await api.get(getUrl(USER, { id: 'usr_nobody' }));
+    const missing = await suite.api.get(getUrl(USER, { id: 'usr_nobody' }));
     expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect(missing.headers.get('etag')).toBeNull();
     for (const value of ['*', 'x'.repeat(4000), '"quoted"', 'W/"weak"']) {
-      const reply = await api.get(getUrl('{ docs { slug } }'), { headers: { 'if-none-match': value } });
+      const reply = await suite.api.get(getUrl('{ docs { slug } }'), { headers: { 'if-none-match': value } });
       expect(reply.status, value.slice(0, 20)).toBe(200);
       expect(reply.body.data.docs.length).toBeGreaterThan(0);
     }
     // The If-None-Match of a GraphQL result means nothing to a REST route.
-    const docs = await api.get(getUrl('{ docs { slug } }'));
-    const rest = await api.get('/api/content/docs', { headers: { 'if-none-match': docs.headers.get('etag')! } });
+    const docs = await suite.api.get(getUrl('{ docs { slug } }'));
+    const rest = await suite.api.get('/api/content/docs', { headers: { 'if-none-match': docs.headers.get('etag')! } });
     expect(rest.status).toBe(200);
   });
 });

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { client, type Client } from './http.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -136,4 +138,18 @@ export async function sql<T extends pg.QueryResultRow>(server: TestServer, text:
   } finally {
     await db.end();
   }
+}
+
+/**
+ * A server for the enclosing `describe` (or file): started before its tests, stopped after them.
+ * Read `.server` and `.api` inside the tests.
+ */
+export function serverForSuite(options: TestServerOptions = {}): { server: TestServer; api: Client } {
+  const suite = {} as { server: TestServer; api: Client };
+  beforeAll(async () => {
+    suite.server = await startTestServer(options);
+    suite.api = client(suite.server.url);
+  });
+  afterAll(() => suite.server?.stop());
+  return suite;
 }
