@@ -4,6 +4,7 @@
 // its own process; prints one JSON line with its URL.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createSchema, createYoga } from 'graphql-yoga';
 import pg from 'pg';
 
 // "timestamp without time zone" columns hold UTC (Prisma writes them so): parse them as UTC.
@@ -22,8 +23,29 @@ function send(res: import('node:http').ServerResponse, status: number, body: unk
   res.end(json);
 }
 
+/**
+ * With YOGA_FLOOR=1 (the bench's diagnostics), a bare graphql-yoga under /yoga: no plugin of ours,
+ * a one-field schema. What Yoga itself costs per request on this machine, beside the raw server.
+ */
+const yoga =
+  process.env.YOGA_FLOOR === '1'
+    ? createYoga({
+        graphqlEndpoint: '/yoga/graphql',
+        logging: false,
+        schema: createSchema({ typeDefs: 'type Query { hello: String! }', resolvers: { Query: { hello: () => 'world' } } }),
+        plugins: [
+          {
+            onRequest({ url, endResponse, fetchAPI }) {
+              if (url.pathname === '/yoga/healthz') endResponse(fetchAPI.Response.json({ status: 'ok' }));
+            },
+          },
+        ],
+      })
+    : undefined;
+
 const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   if (req.url === '/healthz') return send(res, 200, { status: 'ok' });
+  if (yoga && req.url?.startsWith('/yoga/')) return void yoga(req, res);
   const m = req.method === 'GET' ? USER_PATH.exec(req.url ?? '') : null;
   if (!m) return send(res, 404, { error: 'not found' });
   pool

@@ -319,7 +319,7 @@ async function main(): Promise<void> {
   const baselineChild = startNode(
     'baseline',
     'bench/baseline-server.ts',
-    { DATABASE_URL: db.url, POOL_SIZE: String(settings.poolSize), ...profiling.env },
+    { DATABASE_URL: db.url, POOL_SIZE: String(settings.poolSize), YOGA_FLOOR: settings.diagnostics ? '1' : '0', ...profiling.env },
     ROOT,
     profiling.args,
   );

@@ -91,4 +91,23 @@ export const scenarios: Scenario[] = [
     diagnostic: true,
     request: () => ({ method: 'GET', path: `/graphql?query=${encodeURIComponent('{ __typename }')}` }),
   },
+  // Yoga's floor: a bare createYoga (no plugin of ours, one-field schema) inside the baseline process.
+  {
+    name: 'diag: bare Yoga GET /healthz (onRequest)',
+    target: 'baseline',
+    diagnostic: true,
+    request: () => ({ method: 'GET', path: '/yoga/healthz' }),
+  },
+  {
+    name: 'diag: bare Yoga GET { hello }',
+    target: 'baseline',
+    diagnostic: true,
+    request: () => ({ method: 'GET', path: `/yoga/graphql?query=${encodeURIComponent('{ hello }')}` }),
+  },
+  {
+    name: 'diag: bare Yoga POST { hello } (body streamed)',
+    target: 'baseline',
+    diagnostic: true,
+    request: () => ({ method: 'POST', path: '/yoga/graphql', headers: json, body: JSON.stringify({ query: '{ hello }' }) }),
+  },
 ];
