@@ -110,4 +110,16 @@ export const scenarios: Scenario[] = [
     diagnostic: true,
     request: () => ({ method: 'POST', path: '/yoga/graphql', headers: json, body: JSON.stringify({ query: '{ hello }' }) }),
   },
+  {
+    name: 'diag: bare Yoga POST { hello } (body read first)',
+    target: 'baseline',
+    diagnostic: true,
+    request: () => ({ method: 'POST', path: '/yoga/graphql', headers: { ...json, 'x-read-body': '1' }, body: JSON.stringify({ query: '{ hello }' }) }),
+  },
+  {
+    name: 'diag: bare Yoga POST { hello } (body parsed first)',
+    target: 'baseline',
+    diagnostic: true,
+    request: () => ({ method: 'POST', path: '/yoga/graphql', headers: { ...json, 'x-read-body': '1', 'x-parse-body': '1' }, body: JSON.stringify({ query: '{ hello }' }) }),
+  },
 ];
