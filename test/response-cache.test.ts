@@ -79,6 +79,28 @@ describe('on one instance (in-process cache)', () => {
     expect((await suite.api.get(getUrl('{ pageViews }'))).body.data.pageViews).toBe(before + 1);
   });
 
+  it('answers a cached GET exactly as Yoga does, whatever JSON type the client accepts', async () => {
+    const grace = await signIn(suite.api, 'grace@example.com', 'hopper-1906');
+    const url = getUrl(USER, { id: grace.id });
+    expect((await suite.api.get(url)).status).toBe(200); // stored
+    // `extensions` sends the request Yoga's own way (its response-cache plugin serves the same entry).
+    const yogaWay = `${url}&extensions=${encodeURIComponent('{}')}`;
+    for (const accept of [undefined, '*/*', 'application/json', 'application/graphql-response+json', 'application/graphql-response+json, application/json;q=0.9']) {
+      const headers: Record<string, string> = accept ? { accept } : {};
+      const early = await suite.api.get(url, { headers });
+      const viaYoga = await suite.api.get(yogaWay, { headers });
+      for (const reply of [early, viaYoga]) expect(reply.status, accept).toBe(200);
+      expect(early.headers.get('content-type'), accept).toBe(viaYoga.headers.get('content-type'));
+      expect(early.headers.get('etag'), accept).toBe(viaYoga.headers.get('etag'));
+      expect(early.headers.get('last-modified'), accept).toBe(viaYoga.headers.get('last-modified'));
+      expect(early.text, accept).toBe(viaYoga.text);
+      expect(early.body.data.user.id).toBe(grace.id);
+    }
+    // A media type only Yoga can serve (an event stream of the result) still gets one.
+    const stream = await suite.api.get(url, { headers: { accept: 'text/event-stream' } });
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  });
+
   it('does not cache POSTs, errors, or anything a stranger sends as If-None-Match', async () => {
     const posted = await suite.api.graphql('{ docs { slug } }');
     expect(posted.status).toBe(200);

@@ -129,6 +129,53 @@ function callerDependentFields(schema: GraphQLSchema): string[] {
   return coordinates;
 }
 
+/** The key of a GET query's entry: its document, operation name and variables. */
+function cacheKey(documentString: string, operationName: string | null | undefined, variables: unknown): string {
+  return createHash('sha256').update(`${documentString}|${operationName ?? ''}|${JSON.stringify(variables ?? {})}`).digest('hex');
+}
+
+/**
+ * The Accept values a cached result is answered to here, with the content type Yoga's result
+ * processors give them; any other (a list, parameters, an event stream) takes Yoga's way.
+ */
+const CONTENT_TYPE_FOR_ACCEPT: ReadonlyMap<string, string> = new Map([
+  ['', 'application/json'],
+  ['*/*', 'application/json'],
+  ['application/json', 'application/json'],
+  ['application/graphql-response+json', 'application/graphql-response+json'],
+]);
+
+/**
+ * Yoga's response-cache plugin serves a hit once the request is parsed into GraphQL params, after
+ * Yoga's request pipeline; a hit is only a lookup, so a plain GET (query, variables, operation
+ * name) is answered here, from onRequest, with what Yoga would send for it: the same body, ETag,
+ * Last-Modified and content type. Anything else (persisted queries, other Accept values) takes
+ * Yoga's way. After useResponseCache in the list: its If-None-Match → 304 comes first.
+ */
+function useEarlyCacheHits(cache: Cache, path: string): Plugin {
+  return {
+    onRequest({ request, url, endResponse, fetchAPI }) {
+      if (request.method !== 'GET' || url.pathname !== path) return;
+      const query = url.searchParams.get('query');
+      if (!query || url.searchParams.has('extensions')) return;
+      const type = CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
+      if (!type) return;
+      let variables: unknown;
+      try {
+        variables = JSON.parse(url.searchParams.get('variables') ?? '{}');
+      } catch {
+        return; // Yoga answers the malformed request
+      }
+      return Promise.resolve(cache.get(cacheKey(query, url.searchParams.get('operationName'), variables))).then((cached) => {
+        if (!cached) return;
+        const { http, ...extensions } = (cached.extensions ?? {}) as { http?: { headers?: Record<string, string> } };
+        const body = JSON.stringify({ ...cached, extensions: Object.keys(extensions).length ? extensions : undefined });
+        endResponse(new fetchAPI.Response(body, { headers: { ...http?.headers, 'content-type': `${type}; charset=utf-8` } }));
+      });
+    },
+  };
+}
+
 /** The plugins: GET queries on `path` are cached; nothing else is. */
 export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema: GraphQLSchema; path: string }): Plugin[] {
   const uncached = [...callerDependentFields(schema), 'Query.pageViews'];
@@ -142,7 +189,7 @@ export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema
       // Yoga's plugin builds the key of every request, cached or not, with WebCrypto (async, and
       // a DOMException per call): a POST gets no key, and a GET a synchronous node:crypto hash.
       buildResponseCacheKey: ({ documentString, variableValues, operationName, request }) =>
-        request.method !== 'GET' ? '' : createHash('sha256').update(`${documentString}|${operationName ?? ''}|${JSON.stringify(variableValues ?? {})}`).digest('hex'),
+        request.method !== 'GET' ? '' : cacheKey(documentString, operationName, variableValues),
       // A WebSocket operation has no request (and is never cached).
       enabled: (request: Request | undefined) => request?.method === 'GET' && new URL(request.url).pathname === path,
       // Invalidation comes from our events (above), not from what a mutation happens to return.
@@ -165,5 +212,6 @@ export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema
         setResult({ ...result, extensions });
       },
     },
+    useEarlyCacheHits(cache, path),
   ];
 }
