@@ -35,7 +35,8 @@ describe('on one instance (in-process cache)', () => {
     expect(first.status).toBe(200);
     expect(first.body.data.user.name).toBe(grace.name);
     const etag = first.headers.get('etag');
-    expect(etag).toMatch(/^\S{16,}$/);
+    // An entity tag as RFC 9110 writes it (a quoted string): the entry's key and its version.
+    expect(etag).toMatch(/^"[0-9a-f]{64}\.[\w-]{16}"$/);
 
     const again = await suite.api.get(url);
     expect(again.headers.get('etag')).toBe(etag);
@@ -44,13 +45,22 @@ describe('on one instance (in-process cache)', () => {
     const notModified = await suite.api.get(url, { headers: { 'if-none-match': etag! } });
     expect(notModified.status).toBe(304);
     expect(notModified.text).toBe('');
+    expect(notModified.headers.get('etag')).toBe(etag);
+    // A weak comparison (W/) matches too, as If-None-Match asks (RFC 9110 13.1.2).
+    expect((await suite.api.get(url, { headers: { 'if-none-match': `W/${etag}` } })).status).toBe(304);
 
-    // The change commits through REST; the very next read shows it, and the old ETag no longer matches.
+    // The change commits through REST; the very next read shows it, and the old ETag no longer
+    // matches, not even once the new version is cached (the tag names the version).
     const renamed = `Grace Brewster Hopper ${Date.now()}`;
     expect((await suite.api.patch('/api/v1/user/me', { name: renamed }, { token: grace.token })).status).toBe(200);
     const after = await suite.api.get(url, { headers: { 'if-none-match': etag! } });
     expect(after.status).toBe(200);
     expect(after.body.data.user.name).toBe(renamed);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    const stillOld = await suite.api.get(url, { headers: { 'if-none-match': etag! } });
+    expect(stillOld.status).toBe(200);
+    expect(stillOld.body.data.user.name).toBe(renamed);
+    expect((await suite.api.get(url, { headers: { 'if-none-match': after.headers.get('etag')! } })).status).toBe(304);
 
     // And through GraphQL.
     const back = `Grace Hopper ${Date.now()}`;
@@ -147,12 +157,16 @@ describe('on two instances sharing PostgreSQL and Redis', () => {
     // Shared: A knows B's entry.
     expect((await onA.get(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
 
-    for (let round = 0; round < 5; round++) {
+    // Reads on B race each change on A: one begun before the commit must not store the old name
+    // after the change dropped the entry (every invalidation bumps a generation the store checks).
+    for (let round = 0; round < 20; round++) {
       const name = `Grace ${round} ${Date.now()}`;
+      const racing = [onB.get(url), onB.get(url), onB.get(url)];
       expect((await onA.patch('/api/v1/user/me', { name }, { token: grace.token })).status).toBe(200);
+      await Promise.all(racing);
       const read = await onB.get(url, { headers: { 'if-none-match': etag } });
-      expect(read.status).toBe(200);
-      expect(read.body.data.user.name).toBe(name);
+      expect(read.status, `round ${round}`).toBe(200);
+      expect(read.body.data.user.name, `round ${round}`).toBe(name);
     }
   });
 

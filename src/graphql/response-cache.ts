@@ -1,6 +1,6 @@
 // The response cache for GraphQL queries over GET (@graphql-yoga/plugin-response-cache): a cached
 // result carries an ETag, and `If-None-Match` answers 304. In-process without REDIS_URL; shared by
-// every instance through Redis with it (@envelop/response-cache-redis).
+// every instance through Redis with it.
 //
 // Only what is the same for every caller is cached: the cache is shared (no session), and every
 // field that depends on the caller declares `authScopes` in the schema (Pothos), which gives it a
@@ -12,11 +12,11 @@
 // follows it on any instance is fresh; and by every instance when the event reaches it on the
 // event bus, which also clears an entry that a read begun before the commit stored afterwards.
 import { createHash } from 'node:crypto';
-import { createRedisCache } from '@envelop/response-cache-redis';
 import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
-import { isObjectType, type GraphQLSchema } from 'graphql';
+import { isObjectType, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.js';
 import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
@@ -62,43 +62,118 @@ export function invalidateOnEvents(bus: EventBus, responseCache: ResponseCache):
   };
 }
 
+/**
+ * Where entries live. A read may begin before a change commits and store its (old) result after
+ * the change invalidated the entry: then it would be served stale. So every invalidation bumps a
+ * generation, a lookup that misses notes the generation it saw, and a result is stored only if
+ * the generation is still that one, checked atomically with the store.
+ */
+interface GenerationalStore {
+  get(id: string): Promise<{ entry: ExecutionResult | undefined; generation: string }>;
+  /** Stores only if the generation is still `generation`. */
+  set(id: string, entry: ExecutionResult, entityKeys: string[], ttl: number, generation: string): Promise<void>;
+  /** Bumps the generation, then drops every entry that names one of the entities. */
+  invalidate(entityKeys: string[]): Promise<void>;
+}
+
+const entityKey = (entity: { typename: string; id?: string | number }) => `${entity.typename}:${entity.id}`;
+
+function inMemoryStore(): GenerationalStore {
+  const entries = createInMemoryCache({ max: IN_MEMORY_ENTRIES });
+  let generation = 0;
+  return {
+    get: async (id) => ({ entry: (await entries.get(id)) ?? undefined, generation: String(generation) }),
+    set: async (id, entry, keys, ttl, seen) => {
+      if (String(generation) !== seen) return;
+      await entries.set(id, entry, keys.map((key) => ({ typename: key.slice(0, key.indexOf(':')), id: key.slice(key.indexOf(':') + 1) })), ttl);
+    },
+    invalidate: async (keys) => {
+      generation++;
+      await entries.invalidate(keys.map((key) => ({ typename: key.slice(0, key.indexOf(':')), id: key.slice(key.indexOf(':') + 1) })));
+    },
+  };
+}
+
+/** How long the generation is kept without any invalidation (a new one starts from 1 again). */
+const GENERATION_TTL_MS = 24 * 60 * 60 * 1000;
+
+// KEYS: generation, entry, entity sets. ARGV: the generation seen, the entry (JSON), TTL (ms), the entry's id.
+const STORE_IF_CURRENT = `
+if (redis.call('GET', KEYS[1]) or '0') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+for i = 3, #KEYS do
+  redis.call('SADD', KEYS[i], ARGV[4])
+  if redis.call('PTTL', KEYS[i]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+end
+return 1`;
+// KEYS: generation, entity sets. ARGV: the prefix of entry keys, the generation's TTL (ms).
+const INVALIDATE = `
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+for i = 2, #KEYS do
+  for _, id in ipairs(redis.call('SMEMBERS', KEYS[i])) do redis.call('DEL', ARGV[1] .. id) end
+  redis.call('DEL', KEYS[i])
+end
+return 1`;
+
+/** Shared by every instance: `<prefix>gen`, `<prefix>r:<id>` (entries), `<prefix>e:<Type>:<id>` (what names an entity). */
+function redisStore(redis: Redis, prefix: string): GenerationalStore {
+  const generationKey = `${prefix}gen`;
+  const entryKey = (id: string) => `${prefix}r:${id}`;
+  const setKey = (key: string) => `${prefix}e:${key}`;
+  return {
+    async get(id) {
+      const [entry, generation] = await redis.mget(entryKey(id), generationKey);
+      return { entry: entry ? (JSON.parse(entry) as ExecutionResult) : undefined, generation: generation ?? '0' };
+    },
+    async set(id, entry, keys, ttl, seen) {
+      await redis.eval(STORE_IF_CURRENT, 2 + keys.length, generationKey, entryKey(id), ...keys.map(setKey), seen, JSON.stringify(entry), String(ttl), id);
+    },
+    async invalidate(keys) {
+      await redis.eval(INVALIDATE, 1 + keys.length, generationKey, ...keys.map(setKey), `${prefix}r:`, String(GENERATION_TTL_MS));
+    },
+  };
+}
+
+/** The plugin's Cache over a generational store: a lookup that misses remembers the generation it saw. */
+function generationalCache(store: GenerationalStore, log: Logger): Cache {
+  // By entry id, the generation the earliest pending miss saw; bounded (a miss of a result that is
+  // never stored, e.g. one that selects `me`, leaves its note here until it is pushed out).
+  const seenAtMiss = new LRUCache<string, string>({ max: 10_000, ttl: RESPONSE_CACHE_TTL_MS });
+  return {
+    async get(id) {
+      try {
+        const { entry, generation } = await store.get(id);
+        if (!entry && !seenAtMiss.has(id)) seenAtMiss.set(id, generation);
+        return entry;
+      } catch {
+        return undefined; // Redis unreachable: a miss, the query runs
+      }
+    },
+    async set(id, entry, entities, ttl) {
+      const seen = seenAtMiss.get(id);
+      seenAtMiss.delete(id);
+      // No miss noted (or a concurrent read stored it already): store nothing rather than guess.
+      if (seen === undefined) return;
+      const keys = [...new Set([...entities].filter((e) => e.id != null).map(entityKey))];
+      try {
+        await store.set(id, entry, keys, ttl, seen);
+      } catch (error) {
+        log.warn({ err: error }, 'response cache: could not store a result');
+      }
+    },
+    invalidate: (entities) => store.invalidate([...new Set([...entities].map(entityKey))]),
+  };
+}
+
 /** `prefix` namespaces the Redis keys per deployment (like the rate-limit counters). */
 export function createResponseCache({ redisUrl, prefix, log }: { redisUrl?: string; prefix: string; log: Logger }): ResponseCache {
   let redis: Redis | undefined;
-  let cache: Cache;
   if (redisUrl) {
-    // keyPrefix puts every key the library writes (results, entity sets) under the deployment's prefix.
-    redis = new Redis(redisUrl, { keyPrefix: prefix, maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
-    redis.on('error', () => undefined); // reported where a call fails (below, and by the plugin's get as a miss)
-    const shared = createRedisCache({ redis });
-    const store = redis;
-    cache = {
-      get: async (id) => {
-        try {
-          return await shared.get(id);
-        } catch {
-          return undefined; // Redis unreachable: a miss, the query runs
-        }
-      },
-      set: async (id, data, entities, ttl) => {
-        const list = [...entities];
-        try {
-          await shared.set(id, data, list, ttl);
-          // The library's entity sets never expire: bound them by the entries' lifetime, so a
-          // flood of distinct queries cannot grow Redis without end.
-          const pipeline = store.pipeline();
-          for (const key of new Set(list.flatMap((e) => (e.id == null ? [e.typename] : [e.typename, `${e.typename}:${e.id}`])))) pipeline.pexpire(key, ttl);
-          pipeline.pexpire(`operations:${id}`, ttl);
-          await pipeline.exec();
-        } catch (error) {
-          log.warn({ err: error }, 'response cache: could not store a result');
-        }
-      },
-      invalidate: (entities) => shared.invalidate(entities),
-    };
-  } else {
-    cache = createInMemoryCache({ max: IN_MEMORY_ENTRIES });
+    redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
+    redis.on('error', () => undefined); // reported where a call fails (a miss, or a logged store/invalidation)
   }
+  const cache = generationalCache(redis ? redisStore(redis, prefix) : inMemoryStore(), log);
   return {
     cache,
     async invalidate(events) {
@@ -170,14 +245,45 @@ function useEarlyCacheHits(cache: Cache, path: string): Plugin {
         if (!cached) return;
         const { http, ...extensions } = (cached.extensions ?? {}) as { http?: { headers?: Record<string, string> } };
         const body = JSON.stringify({ ...cached, extensions: Object.keys(extensions).length ? extensions : undefined });
-        endResponse(new fetchAPI.Response(body, { headers: { ...http?.headers, 'content-type': `${type}; charset=utf-8` } }));
+        const headers: Record<string, string> = { ...http?.headers, 'content-type': `${type}; charset=utf-8` };
+        if (headers.ETag) headers.ETag = entityTag(headers.ETag, cached.data);
+        endResponse(new fetchAPI.Response(body, { headers }));
       });
     },
   };
 }
 
+/** A short digest of a result's data: what makes two versions of one entry's tag differ. */
+const versionOf = (data: unknown) => createHash('sha256').update(JSON.stringify(data ?? null)).digest('base64url').slice(0, 16);
+
+/**
+ * The entity tag of a cached result: its entry's key and its version, quoted (RFC 9110). Yoga's
+ * plugin would send the bare key, the same for every version of the entry: a client holding the
+ * tag of an older version would be told 304 once a newer one is cached.
+ */
+const entityTag = (key: string, data: unknown) => `"${key}.${versionOf(data)}"`;
+
+/**
+ * Yoga's plugin answers If-None-Match with 304 when looking its value up as a key finds an entry:
+ * a tag of ours (quoted or weak, key and version) finds its entry only while that entry is still
+ * the version it names.
+ */
+function matchingTagVersions(cache: Cache): Cache {
+  return {
+    async get(id) {
+      const tag = /^(?:W\/)?"([^".]*)\.([^"]*)"$/.exec(id.trim());
+      if (!tag) return cache.get(id);
+      const entry = await cache.get(tag[1]!);
+      return entry && versionOf(entry.data) === tag[2] ? entry : undefined;
+    },
+    set: (...args) => cache.set(...args),
+    invalidate: (entities) => cache.invalidate(entities),
+  };
+}
+
 /** The plugins: GET queries on `path` are cached; nothing else is. */
-export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema: GraphQLSchema; path: string }): Plugin[] {
+export function useCachedQueries({ cache: store, schema, path }: { cache: Cache; schema: GraphQLSchema; path: string }): Plugin[] {
+  const cache = matchingTagVersions(store);
   const uncached = [...callerDependentFields(schema), 'Query.pageViews'];
   return [
     useResponseCache({
@@ -200,14 +306,15 @@ export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema
     {
       // Yoga's plugin gives every error-free result an ETag, cached or not (a TTL of 0 is checked
       // later). An ETag that If-None-Match can never match would only make clients revalidate in
-      // vain, and would be the same for two callers' `me`: only stored results keep theirs.
+      // vain, and would be the same for two callers' `me`: only stored results keep theirs, as
+      // the tag of their version (entityTag).
       onResultProcess({ result, setResult }) {
         if (Array.isArray(result) || Symbol.asyncIterator in result) return;
         const { responseCache: meta, ...extensions } = (result.extensions ?? {}) as { responseCache?: { hit?: boolean; didCache?: boolean }; http?: { headers?: Record<string, string> } };
         if (!meta) return;
-        if (!meta.hit && !meta.didCache && extensions.http?.headers) {
-          const { ETag: _etag, 'Last-Modified': _modified, ...headers } = extensions.http.headers;
-          extensions.http = { ...extensions.http, headers };
+        if (extensions.http?.headers?.ETag) {
+          const { ETag: etag, 'Last-Modified': modified, ...headers } = extensions.http.headers;
+          extensions.http = { ...extensions.http, headers: meta.hit || meta.didCache ? { ...headers, ETag: entityTag(etag, result.data), 'Last-Modified': modified! } : headers };
         }
         setResult({ ...result, extensions });
       },
