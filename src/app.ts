@@ -128,7 +128,6 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
   };
 }
 
-export type App = ReturnType<typeof createApp>;
 
 type RunOperation = (document: DocumentNode, variables: Record<string, unknown>, request: Request) => Promise<unknown>;
 

@@ -55,7 +55,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stopInvalidating = invalidateOnEvents(bus, responseCache);
   const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins });
 
-  // Every request goes to Yoga, its body read first (the fast path of Yoga's fetch layer).
+  // Every request goes to Yoga, its body read first and limited (see readNodeBody).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.headers['content-length'] !== '0') {
       try {

@@ -5,12 +5,12 @@ export const tooLarge = (limit: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${limit} bytes`, { details: { limit } });
 
 /**
- * Reads a node request's body of at most `limit` bytes, before the request is handed to Yoga:
- * a body already read is the fast path of Yoga's fetch layer (@whatwg-node/server), where
- * streaming it through a ReadableStream costs more than the rest of a small request.
- * A declared Content-Length over the limit is refused before reading, a chunked body as soon as it
- * passes the limit: either way the rest is drained (not buffered) so that the 413 still reaches
- * the client (destroying the request would reset the connection instead). null means too large.
+ * Reads a node request's body of at most `limit` bytes, before the request is handed to Yoga (the
+ * body then reaches Yoga as a string; Yoga's own size limit is off, see app.ts). A declared
+ * Content-Length over the limit is refused before reading, a chunked body as soon as it passes
+ * the limit: either way the rest is drained (not buffered) so that the 413 still reaches the
+ * client (destroying the request would reset the connection instead). null means too large.
+ * (Measured: a body read here or streamed by Yoga costs the same; Yoga's limit was the cost.)
  */
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   if (Number(req.headers['content-length'] ?? NaN) > limit) {

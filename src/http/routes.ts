@@ -10,7 +10,7 @@ import { openApiDocument } from './openapi.js';
 import { defineRoute, type RouteDefinition } from './route.js';
 
 /**
- * The document itself. app.ts answers GET/HEAD before routing (it serves a pre-rendered copy);
+ * The document itself. useRestRoutes answers GET/HEAD before routing (it serves a pre-rendered copy);
  * being a route puts it in the document and gives other methods the router's 405.
  */
 const openApiRoute = defineRoute({
