@@ -145,5 +145,14 @@ describe('malformed requests', () => {
       expect(reply.body.errors[0].message, body).toEqual(expect.any(String));
       expect(reply.body.errors[0].extensions?.code, body).not.toBe('INTERNAL_SERVER_ERROR');
     }
+    for (const params of ['variables=notjson', 'extensions=garbage', 'variables=%7B', 'variables=[1]', 'operationName=Nope']) {
+      const reply = await suite.api.get(`/graphql?query=${encodeURIComponent('{ docs { slug } }')}&${params}`);
+      expect(reply.status, params).toBeGreaterThanOrEqual(400);
+      expect(reply.status, params).toBeLessThan(500);
+      expect(reply.text, params).not.toContain('Unexpected error');
+      expect(reply.body.errors[0].extensions?.code, params).not.toBe('INTERNAL_SERVER_ERROR');
+    }
+    // Nothing was logged as unexpected.
+    expect(suite.server.logs.filter((line) => line.level === 50)).toEqual([]);
   });
 });
