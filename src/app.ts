@@ -22,6 +22,7 @@ import { useCachedQueries, type ResponseCache } from './graphql/response-cache.j
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
 import { useBodyLimit } from './http/plugins/use-body-limit.js';
+import { useCors } from './http/plugins/use-cors.js';
 import { useHealthChecks } from './http/plugins/use-health.js';
 import { useMetrics } from './http/plugins/use-metrics.js';
 import { clientAddress, useRequestContext } from './http/plugins/use-request-context.js';
@@ -76,7 +77,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
     // own limit would stream that already-read body again through a TransformStream.
     maxRequestBodySize: false,
     logging: false,
-    // CORS is the request-context plugin's: Yoga's would answer every OPTIONS itself.
+    // CORS is useCors's: Yoga's would answer every OPTIONS itself.
     cors: false,
     maskedErrors: { maskError: (error) => maskGraphQLError(error, log) },
     // The same context object for a request's REST route and GraphQL operation. A WebSocket
@@ -90,6 +91,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       }),
       useMetrics({ metrics, token: config.metricsToken, routes: apiRoutes, paths: [...GRAPHQL_PATHS, '/healthz', '/readyz'] }),
       useHealthChecks({ ping: () => db.ping() }),
+      useCors(),
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS, exempt: isGraphiQLPage }),
       useBodyLimit(config.bodyLimitBytes),
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),

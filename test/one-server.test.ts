@@ -99,3 +99,26 @@ describe('a plugin added once to createYoga', () => {
     }
   });
 });
+
+describe('CORS, for browsers on other origins', () => {
+  it('answers preflights for REST and GraphQL at once, without drawing on the budget; responses expose the limit headers', async () => {
+    const before = Number((await api.get('/api/content/docs')).headers.get('x-ratelimit-remaining'));
+    for (const path of ['/graphql', '/graphql/stream', '/api/v1/user/me', '/api/auth/login']) {
+      const preflight = await api.request('OPTIONS', path, {
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(preflight.headers.get('access-control-allow-methods'), path).toContain('POST');
+      expect(preflight.headers.get('access-control-allow-headers'), path).toContain('authorization');
+      expect(preflight.headers.get('ratelimit'), path).toBeNull();
+    }
+    const after = await api.graphql('{ docs { slug } }', undefined, { headers: { origin: 'https://app.example' } });
+    // Only the docs read and this query counted: the four preflights did not.
+    expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(before - 1);
+    expect(after.headers.get('access-control-allow-origin')).toBe('*');
+    expect(after.headers.get('access-control-expose-headers')?.split(/,\s*/)).toEqual(expect.arrayContaining(['ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id', 'etag']));
+    // An OPTIONS that is no preflight still gets the route's Allow.
+    expect((await api.request('OPTIONS', '/api/content/docs')).headers.get('allow')).toContain('GET');
+  });
+});

@@ -1,5 +1,5 @@
 // First plugin: gives each request its id (the client's X-Request-Id when sane, else a new one),
-// its context (caller resolved lazily, once), the CORS header of the API, and one log line.
+// its context (caller resolved lazily, once), and one log line.
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../../context.js';
@@ -36,10 +36,6 @@ export function useRequestContext({ contextFor, trustProxy, log }: RequestContex
       if (!record) return;
       const { ctx, path, started } = record;
       response.headers.set('x-request-id', ctx.requestId);
-      if (path.startsWith('/api/') || path === '/graphql' || path.startsWith('/graphql/')) {
-        // Tokens never travel in cookies: any origin may call the API.
-        if (!response.headers.has('access-control-allow-origin')) response.headers.set('access-control-allow-origin', '*');
-      }
       // The service's logger with the id as a field: the same line as the request's child logger
       // would write, without making one for every request.
       log.info({ reqId: ctx.requestId, method: request.method, path, status: response.status, ms: performance.now() - started }, 'request');
