@@ -17,6 +17,7 @@ import { isObjectType, type ExecutionResult, type GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { deploymentId } from '../deployment.js';
 import type { Logger } from '../logger.js';
 import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
@@ -44,7 +45,7 @@ export interface ResponseCache {
 
 /** The deployment's key prefix on Redis: every instance of one deployment shares its entries. */
 export function responseCachePrefix(databaseIdentity: string): string {
-  return `learnstream:cache:${createHash('sha256').update(databaseIdentity).digest('hex').slice(0, 16)}:`;
+  return `learnstream:cache:${deploymentId(databaseIdentity)}:`;
 }
 
 /**

@@ -74,6 +74,12 @@ export class Router {
     });
   }
 
+  /** The template (`/api/users/{id}`) of the route a path matches, whatever the method. */
+  templateOf(pathname: string): string | undefined {
+    const found = this.match(pathname);
+    return found && found.compiled.routes.values().next().value?.path;
+  }
+
   private match(pathname: string): { compiled: CompiledPath; params: Record<string, string> } | undefined {
     for (const compiled of this.paths) {
       const m = compiled.pattern.exec(pathname);

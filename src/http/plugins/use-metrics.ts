@@ -8,6 +8,8 @@ import type { Plugin } from 'graphql-yoga';
 import { AppError, forbidden } from '../../errors.js';
 import type { Metrics } from '../../metrics.js';
 import { errorResponse } from '../errors.js';
+import type { RouteDefinition } from '../route.js';
+import { Router } from '../router.js';
 import { requestContextOf, requestRecordOf } from './server-context.js';
 
 export const METRICS_PATH = '/metrics';
@@ -25,13 +27,13 @@ export interface MetricsOptions {
   /** METRICS_TOKEN: when set, /metrics asks for `Authorization: Bearer <token>` (403 otherwise). */
   token: string | undefined;
   /** The REST routes: a request is labelled with its route's template, never with its raw path. */
-  routes: readonly { path: string }[];
+  routes: readonly RouteDefinition[];
   /** Other paths the service answers (GraphQL, health), labelled as themselves. */
   paths: readonly string[];
 }
 
 export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): Plugin {
-  const routeOf = routeLabeller(routes.map((r) => r.path), [...paths, METRICS_PATH]);
+  const routeOf = routeLabeller(routes, [...paths, METRICS_PATH]);
   const authorized = token === undefined ? () => true : bearerCheck(token);
   let graphqlEndpoint = '/graphql';
   return {
@@ -89,23 +91,14 @@ export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): P
 }
 
 /**
- * The route label of a path: one of `paths` as is, else the first REST template matching it the
- * way the router matches (a `{param}` is one non-empty segment, a trailing slash is allowed),
- * else `unmatched`. A path matching a template with the wrong method keeps the template (405).
+ * The route label of a path: one of `paths` as is, else the template of the REST route it
+ * matches, matched by the router itself (a path matching a template with the wrong method keeps
+ * the template: a 405), else `unmatched`.
  */
-export function routeLabeller(templates: readonly string[], paths: readonly string[]): (pathname: string) => string {
+function routeLabeller(routes: readonly RouteDefinition[], paths: readonly string[]): (pathname: string) => string {
   const exact = new Set(paths);
-  const compiled = [...new Set(templates)].map((template) => {
-    const source = template
-      .split('/')
-      .map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/');
-    return { template, pattern: new RegExp(`^${source}/?$`) };
-  });
-  return (pathname) => {
-    if (exact.has(pathname)) return pathname;
-    return compiled.find((c) => c.pattern.test(pathname))?.template ?? UNMATCHED_ROUTE;
-  };
+  const router = new Router().add(...routes);
+  return (pathname) => (exact.has(pathname) ? pathname : (router.templateOf(pathname) ?? UNMATCHED_ROUTE));
 }
 
 /** Compares the presented Bearer token with `token` in constant time (digests of equal length). */

@@ -1,16 +1,16 @@
 // Live fan-out of committed events to this instance's subscribers. Without REDIS_URL it is
 // in-process; with it, every instance's relay publishes through Redis and every instance's
 // subscribers hear it (@graphql-yoga/redis-event-target).
-import { createHash } from 'node:crypto';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
+import { deploymentId } from '../../deployment.js';
 import type { Logger } from '../../logger.js';
 import type { EventPayload } from './outbox.js';
 
 /** The deployment's channel: derived from where its events are stored, never from secrets in the clear. */
 export function eventChannel(databaseIdentity: string): string {
-  return `learnstream:events:${createHash('sha256').update(databaseIdentity).digest('hex').slice(0, 16)}`;
+  return `learnstream:events:${deploymentId(databaseIdentity)}`;
 }
 
 /** An event whose commit order is known: `position` is dense and increasing. */

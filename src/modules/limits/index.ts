@@ -1,5 +1,5 @@
 // The rate-limit store for this deployment: in-process without REDIS_URL, shared through Redis with it.
-import { createHash } from 'node:crypto';
+import { deploymentId } from '../../deployment.js';
 import { createMemoryStore } from './memory-store.js';
 import { createRedisStore, DEFAULT_PREFIX } from './redis-store.js';
 import type { RateLimitStore } from './store.js';
@@ -18,5 +18,5 @@ export function createRateLimitStore({ redisUrl, prefix = DEFAULT_PREFIX }: { re
  * channel): every instance of one deployment shares its counters, and no other deployment does.
  */
 export function rateLimitPrefix(databaseIdentity: string): string {
-  return `${DEFAULT_PREFIX}${createHash('sha256').update(databaseIdentity).digest('hex').slice(0, 16)}:`;
+  return `${DEFAULT_PREFIX}${deploymentId(databaseIdentity)}:`;
 }
