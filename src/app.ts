@@ -25,7 +25,7 @@ import { useBodyLimit } from './http/plugins/use-body-limit.js';
 import { useCors } from './http/plugins/use-cors.js';
 import { useHealthChecks } from './http/plugins/use-health.js';
 import { useMetrics } from './http/plugins/use-metrics.js';
-import { clientAddress, useRequestContext } from './http/plugins/use-request-context.js';
+import { clientAddress, useRequestContext, type RequestCredentials } from './http/plugins/use-request-context.js';
 import { useRestRoutes } from './http/plugins/use-rest.js';
 import { findRequestContext, type NodeServerContext } from './http/plugins/server-context.js';
 import { apiRoutes } from './http/routes.js';
@@ -87,7 +87,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useRequestContext({
         log,
         trustProxy: config.trustProxy,
-        contextFor: ({ requestId, address, authorization, apiKey, request }) => contextFor(requestId, address, authorization, apiKey, request),
+        contextFor,
       }),
       useMetrics({ metrics, token: config.metricsToken, routes: apiRoutes, paths: [...GRAPHQL_PATHS, '/healthz', '/readyz'] }),
       useHealthChecks({ ping: () => db.ping() }),
@@ -125,7 +125,12 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
     /** The context of a WebSocket connection (its upgrade request and credentials). */
     webSocketContext: (req: IncomingMessage, authorization: string | undefined) => {
       const apiKey = req.headers['x-api-key'];
-      return contextFor(randomUUID(), clientAddress(null, { req }, config.trustProxy), authorization ?? null, typeof apiKey === 'string' ? apiKey : null);
+      return contextFor({
+        requestId: randomUUID(),
+        address: clientAddress(null, { req }, config.trustProxy),
+        authorization: authorization ?? null,
+        apiKey: typeof apiKey === 'string' ? apiKey : null,
+      });
     },
   };
 }
@@ -135,7 +140,7 @@ type RunOperation = (document: DocumentNode, variables: Record<string, unknown>,
 
 /** Builds a request's context: the caller is resolved from its credentials at most once, when asked. */
 function requestContextFactory(services: Services, log: Logger, runOperation: RunOperation) {
-  return (requestId: string, ip: string, authorization: string | null, apiKey: string | null, request?: Request): RequestContext => {
+  return ({ requestId, address: ip, authorization, apiKey, request }: RequestCredentials): RequestContext => {
     let resolved: Promise<Caller | null> | undefined;
     const caller = () => (resolved ??= services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined));
     let requestLog: Logger | undefined;

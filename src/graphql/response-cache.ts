@@ -21,6 +21,7 @@ import { deploymentId } from '../deployment.js';
 import type { Logger } from '../logger.js';
 import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
+import { requestRecordOf } from '../http/plugins/server-context.js';
 
 /** How long an entry lives at most, even if no event invalidates it. */
 export const RESPONSE_CACHE_TTL_MS = 60_000;
@@ -72,25 +73,23 @@ export function invalidateOnEvents(bus: EventBus, responseCache: ResponseCache):
 interface GenerationalStore {
   get(id: string): Promise<{ entry: ExecutionResult | undefined; generation: string }>;
   /** Stores only if the generation is still `generation`. */
-  set(id: string, entry: ExecutionResult, entityKeys: string[], ttl: number, generation: string): Promise<void>;
+  set(id: string, entry: ExecutionResult, entities: Entity[], ttl: number, generation: string): Promise<void>;
   /** Bumps the generation, then drops every entry that names one of the entities. */
-  invalidate(entityKeys: string[]): Promise<void>;
+  invalidate(entities: Entity[]): Promise<void>;
 }
 
-const entityKey = (entity: { typename: string; id?: string | number }) => `${entity.typename}:${entity.id}`;
 
 function inMemoryStore(): GenerationalStore {
   const entries = createInMemoryCache({ max: IN_MEMORY_ENTRIES });
   let generation = 0;
   return {
     get: async (id) => ({ entry: (await entries.get(id)) ?? undefined, generation: String(generation) }),
-    set: async (id, entry, keys, ttl, seen) => {
-      if (String(generation) !== seen) return;
-      await entries.set(id, entry, keys.map((key) => ({ typename: key.slice(0, key.indexOf(':')), id: key.slice(key.indexOf(':') + 1) })), ttl);
+    set: async (id, entry, entities, ttl, seen) => {
+      if (String(generation) === seen) await entries.set(id, entry, entities, ttl);
     },
-    invalidate: async (keys) => {
+    invalidate: async (entities) => {
       generation++;
-      await entries.invalidate(keys.map((key) => ({ typename: key.slice(0, key.indexOf(':')), id: key.slice(key.indexOf(':') + 1) })));
+      await entries.invalidate(entities);
     },
   };
 }
@@ -121,20 +120,26 @@ return 1`;
 function redisStore(redis: Redis, prefix: string): GenerationalStore {
   const generationKey = `${prefix}gen`;
   const entryKey = (id: string) => `${prefix}r:${id}`;
-  const setKey = (key: string) => `${prefix}e:${key}`;
+  const setKey = (entity: Entity) => `${prefix}e:${entity.typename}:${entity.id}`;
   return {
     async get(id) {
       const [entry, generation] = await redis.mget(entryKey(id), generationKey);
       return { entry: entry ? (JSON.parse(entry) as ExecutionResult) : undefined, generation: generation ?? '0' };
     },
-    async set(id, entry, keys, ttl, seen) {
-      await redis.eval(STORE_IF_CURRENT, 2 + keys.length, generationKey, entryKey(id), ...keys.map(setKey), seen, JSON.stringify(entry), String(ttl), id);
+    async set(id, entry, entities, ttl, seen) {
+      const keys = [...new Set(entities.map(setKey))];
+      await redis.eval(STORE_IF_CURRENT, 2 + keys.length, generationKey, entryKey(id), ...keys, seen, JSON.stringify(entry), String(ttl), id);
     },
-    async invalidate(keys) {
-      await redis.eval(INVALIDATE, 1 + keys.length, generationKey, ...keys.map(setKey), `${prefix}r:`, String(GENERATION_TTL_MS));
+    async invalidate(entities) {
+      const keys = [...new Set(entities.map(setKey))];
+      await redis.eval(INVALIDATE, 1 + keys.length, generationKey, ...keys, `${prefix}r:`, String(GENERATION_TTL_MS));
     },
   };
 }
+
+/** Only entities with an id are tracked: invalidation always names one (entitiesOf). */
+const withIds = (entities: Iterable<{ typename: string; id?: string | number }>): Entity[] =>
+  [...entities].flatMap((e) => (e.id == null ? [] : [{ typename: e.typename, id: String(e.id) }]));
 
 /** The plugin's Cache over a generational store: a lookup that misses remembers the generation it saw. */
 function generationalCache(store: GenerationalStore, log: Logger): Cache {
@@ -156,14 +161,13 @@ function generationalCache(store: GenerationalStore, log: Logger): Cache {
       seenAtMiss.delete(id);
       // No miss noted (or a concurrent read stored it already): store nothing rather than guess.
       if (seen === undefined) return;
-      const keys = [...new Set([...entities].filter((e) => e.id != null).map(entityKey))];
       try {
-        await store.set(id, entry, keys, ttl, seen);
+        await store.set(id, entry, withIds(entities), ttl, seen);
       } catch (error) {
         log.warn({ err: error }, 'response cache: could not store a result');
       }
     },
-    invalidate: (entities) => store.invalidate([...new Set([...entities].map(entityKey))]),
+    invalidate: (entities) => store.invalidate(withIds(entities)),
   };
 }
 
@@ -298,7 +302,8 @@ export function useCachedQueries({ cache: store, schema, path }: { cache: Cache;
       buildResponseCacheKey: ({ documentString, variableValues, operationName, request }) =>
         request.method !== 'GET' ? '' : cacheKey(documentString, operationName, variableValues),
       // A WebSocket operation has no request (and is never cached).
-      enabled: (request: Request | undefined) => request?.method === 'GET' && new URL(request.url).pathname === path,
+      // Called for every request: the path recorded by useRequestContext, not a second URL parse.
+      enabled: (request: Request | undefined) => request?.method === 'GET' && requestRecordOf(request)?.path === path,
       // Invalidation comes from our events (above), not from what a mutation happens to return.
       invalidateViaMutation: false,
       // Read (and removed) below.

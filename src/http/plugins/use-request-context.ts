@@ -8,9 +8,19 @@ import { requestRecordOf, setRequestRecord, type NodeServerContext } from './ser
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** What a request context is made from. */
+export interface RequestCredentials {
+  requestId: string;
+  address: string;
+  authorization: string | null;
+  apiKey: string | null;
+  /** The HTTP request (none for a WebSocket connection's context). */
+  request?: Request;
+}
+
 export interface RequestContextOptions {
   /** Makes the context of one request (also used for WebSocket connections). */
-  contextFor(input: { requestId: string; address: string; authorization: string | null; apiKey: string | null; request: Request }): RequestContext;
+  contextFor(credentials: RequestCredentials): RequestContext;
   trustProxy: boolean;
   /** The service's logger (a request's own, `ctx.log`, is made only when something logs). */
   log: Logger;

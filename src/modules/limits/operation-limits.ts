@@ -9,7 +9,7 @@
 // before this one; its write step has nothing left to do.
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { Store, useRateLimiter, type Identity } from '@envelop/rate-limiter';
-import { getOperationAST, Kind, type GraphQLError } from 'graphql';
+import { getOperationAST, Kind, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Config, LimitedOperation } from '../../config.js';
 import type { RequestContext } from '../../context.js';
 import { AppError } from '../../errors.js';
@@ -44,6 +44,8 @@ export function useOperationLimits({ config, limits, log }: { config: Pick<Confi
     }
   })();
 
+  // Only a mutation can select a limited field: the rest skip both hooks below.
+  const isMutation = (args: { document: DocumentNode; operationName?: string | null }) => getOperationAST(args.document, args.operationName)?.operation === 'mutation';
   const isRefusal = (error: GraphQLError) => (error.extensions?.http as { statusCode?: number } | undefined)?.statusCode === 429;
 
   // Its type names the context it adds (`rateLimiterFn`), which Yoga's Plugin type cannot carry.
@@ -74,6 +76,7 @@ export function useOperationLimits({ config, limits, log }: { config: Pick<Confi
       // limiter in the list: a refusal stops execution, and only the hooks of the plugins before
       // it (not Yoga's masking, which comes last) see the result.
       onExecute({ args }) {
+        if (!isMutation(args)) return;
         return {
           onExecuteDone({ result, setResult }) {
             const seconds = retryAfter.get(args.contextValue as object);
@@ -92,9 +95,8 @@ export function useOperationLimits({ config, limits, log }: { config: Pick<Confi
     },
     {
       ...limiter,
-      // The limiter walks the whole document with TypeInfo on every execution; only a mutation
-      // can select a limited field, so the rest skip it.
-      onExecute: (payload) => (getOperationAST(payload.args.document, payload.args.operationName)?.operation === 'mutation' ? limiter.onExecute?.(payload) : undefined),
+      // The limiter walks the whole document with TypeInfo on every execution.
+      onExecute: (payload) => (isMutation(payload.args) ? limiter.onExecute?.(payload) : undefined),
     },
   ];
 }
