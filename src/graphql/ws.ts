@@ -14,6 +14,9 @@ import type { NodeServerContext } from '../http/plugins/server-context.js';
 import type { Logger } from '../logger.js';
 import { formatGraphQLError, isGraphQLError } from './errors.js';
 
+/** An operation's context is a WebSocket operation's: onSubscribe below builds it with the socket. */
+export const isWebSocketContext = (context: object): context is RequestContext & { socket: WebSocket } => 'socket' in context && 'caller' in context;
+
 /** What graphql-ws keeps per socket (it wants an index signature). */
 type Extra = Record<PropertyKey, unknown> & {
   request: IncomingMessage;

@@ -6,6 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createCounter, createHistogram, usePrometheus, type FillLabelsFnParams } from '@graphql-yoga/plugin-prometheus';
 import type { Plugin } from 'graphql-yoga';
 import { AppError, forbidden } from '../../errors.js';
+import { isWebSocketContext } from '../../graphql/ws.js';
 import type { Metrics } from '../../metrics.js';
 import { errorResponse } from '../errors.js';
 import type { RouteDefinition } from '../route.js';
@@ -46,7 +47,7 @@ export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): P
       // Over WebSocket the budget refuses an operation while its context is built: there is no
       // HTTP response to see, so count it here. (Over HTTP the 429 response is counted below.)
       registerContextErrorHandler(({ context, error }) => {
-        if (error instanceof AppError && error.code === 'RATE_LIMITED' && 'socket' in context) {
+        if (error instanceof AppError && error.code === 'RATE_LIMITED' && isWebSocketContext(context)) {
           metrics.rateLimitRefusal(graphqlEndpoint, 'websocket');
         }
       });

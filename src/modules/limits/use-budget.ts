@@ -4,9 +4,9 @@
 // HTTP request Yoga sees). Limited responses carry the limit headers; a refusal is a 429 in the
 // shape of what was asked: the contract's error body, or a GraphQL error RATE_LIMITED.
 import type { Plugin } from 'graphql-yoga';
-import type { RequestContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { formatGraphQLError } from '../../graphql/errors.js';
+import { isWebSocketContext } from '../../graphql/ws.js';
 import { errorResponse } from '../../http/errors.js';
 import { requestContextOf } from '../../http/plugins/server-context.js';
 import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
@@ -19,8 +19,6 @@ export interface BudgetOptions {
   graphqlPaths: readonly string[];
 }
 
-/** A WebSocket operation's context: ws.ts builds it with the socket. */
-const isWebSocketContext = (context: object): context is RequestContext & { socket: unknown } => 'socket' in context && 'caller' in context;
 
 export function useRateLimitBudget({ limits, exempt, graphqlPaths }: BudgetOptions): Plugin {
   const headersOf = new WeakMap<Request, Record<string, string>>();
