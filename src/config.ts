@@ -31,6 +31,15 @@ const retrySchedule = z.string().transform((value, ctx) => {
   return delays.map((m) => Number(m![1]) * UNIT_MS[m![2] as keyof typeof UNIT_MS]);
 });
 /** `<max>/<duration>`, e.g. `20/1m`: at most max calls in any rolling window of that duration. */
+const duration = z.string().transform((value, ctx) => {
+  const m = DURATION.exec(value.trim());
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : 0;
+  if (!m || ms < 1 || !Number.isSafeInteger(ms)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a duration like 500ms, 30s, 10m, 2h or 5d' });
+    return z.NEVER;
+  }
+  return ms;
+});
 const operationLimit = z.string().transform((value, ctx) => {
   const m = /^(\d+)\/(\d+)(ms|s|m|h|d)$/.exec(value.trim());
   const max = m ? Number(m[1]) : 0;
@@ -68,7 +77,10 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: retrySchedule.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
   WEBHOOK_TIMEOUT_MS: int(100).default(10_000),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.optional(),
+  WEBHOOK_DISABLE_AFTER: duration.default(5 * 86_400_000),
+  WEBHOOK_LOG_RETENTION_DAYS: int(1).default(30),
   EVENT_RETENTION_DAYS: int(1).default(7),
+  SUBSCRIPTION_BUFFER: int(1).default(1000),
   DB_POOL_SIZE: int(1, 1000).default(20),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -101,8 +113,18 @@ export type Config = Readonly<{
   operationLimits: Readonly<Record<LimitedOperation, OperationLimit>>;
   trustProxy: boolean;
   bodyLimitBytes: number;
-  webhook: Readonly<{ retryScheduleMs: readonly number[]; timeoutMs: number; allowPrivateTargets: boolean }>;
+  webhook: Readonly<{
+    retryScheduleMs: readonly number[];
+    timeoutMs: number;
+    allowPrivateTargets: boolean;
+    /** An endpoint that has only failed for this long is disabled. */
+    disableAfterMs: number;
+    /** Deliveries and their attempts older than this are deleted. */
+    logRetentionDays: number;
+  }>;
   eventRetentionDays: number;
+  /** A subscriber further behind than this many events is ended with SUBSCRIBER_TOO_SLOW. */
+  subscriptionBuffer: number;
   dbPoolSize: number;
   logLevel: string;
   seed: boolean;
@@ -164,8 +186,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryScheduleMs: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !production,
+      disableAfterMs: e.WEBHOOK_DISABLE_AFTER,
+      logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     }),
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    subscriptionBuffer: e.SUBSCRIPTION_BUFFER,
     dbPoolSize: e.DB_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
     seed: !production && e.SEED === 'auto',
