@@ -12,6 +12,8 @@ export interface Worker {
   start(): void;
   /** Finishes or releases what is in flight, then resolves. */
   stop(): Promise<void>;
+  /** Something for it to do may have arrived: look now instead of at the next poll. */
+  wake?(): void;
 }
 
 export interface WorkerDeps {
@@ -24,8 +26,14 @@ export interface WorkerDeps {
 }
 
 export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): Worker[] {
-  return [
-    createRelay({ db: db.prisma, bus, log: log.child({ worker: 'relay' }), retentionDays: config.eventRetentionDays, onPositioned: metrics?.eventsPositioned }),
-    createDispatcher({ db, config, log: log.child({ worker: 'webhooks' }), onAttempt: metrics?.webhookAttempt }),
-  ];
+  const dispatcher = createDispatcher({ db, config, log: log.child({ worker: 'webhooks' }), onAttempt: metrics?.webhookAttempt });
+  const relay = createRelay({
+    db: db.prisma,
+    bus,
+    log: log.child({ worker: 'relay' }),
+    retentionDays: config.eventRetentionDays,
+    onPositioned: metrics?.eventsPositioned,
+    onDeliveriesDue: () => dispatcher.wake?.(),
+  });
+  return [relay, dispatcher];
 }

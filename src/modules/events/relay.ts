@@ -28,9 +28,11 @@ export interface RelayOptions {
   intervalMs?: number;
   /** Told how many events each tick positioned, once they are committed (metrics). */
   onPositioned?(count: number): void;
+  /** Told when it has made webhook deliveries due (the dispatcher of this instance may look now). */
+  onDeliveriesDue?(): void;
 }
 
-export function createRelay({ db, bus, log, retentionDays, intervalMs = 50, onPositioned }: RelayOptions) {
+export function createRelay({ db, bus, log, retentionDays, intervalMs = 50, onPositioned, onDeliveriesDue }: RelayOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
@@ -71,10 +73,11 @@ export function createRelay({ db, bus, log, retentionDays, intervalMs = 50, onPo
     onPositioned?.(batch.length);
     for (const event of batch) bus.publish(event);
     // Published: now the webhooks may go.
-    await db.webhookDelivery.updateMany({
+    const due = await db.webhookDelivery.updateMany({
       where: { eventId: { in: batch.map((e) => e.id) }, status: 'PENDING', nextAttemptAt: null },
       data: { nextAttemptAt: new Date() },
     });
+    if (due.count) onDeliveriesDue?.();
     return batch.length;
   }
 
