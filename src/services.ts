@@ -8,6 +8,7 @@ import { createAuthService } from './modules/auth/service.js';
 import type { EventBus } from './modules/events/bus.js';
 import type { OnCommitted } from './modules/events/outbox.js';
 import { createEventService } from './modules/events/service.js';
+import { createEventLogService } from './modules/events/list.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createLessonService } from './modules/lessons/service.js';
 import type { RateLimitStore } from './modules/limits/index.js';
@@ -39,6 +40,7 @@ export function createServices(deps: ServiceDeps) {
     webhooks: createWebhookService(deps),
     apiKeys: createApiKeyService(deps),
     events: createEventService(deps),
+    eventLog: createEventLogService(deps),
     limits: createLimitService(deps),
   };
 }

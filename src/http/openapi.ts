@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the same zod schemas the router validates with.
 import { z } from 'zod';
 import { errorStatus } from '../errors.js';
+import { WEBHOOK_CATALOG, WEBHOOK_HEADERS } from '../modules/events/catalog.js';
 import type { RouteDefinition } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -74,6 +75,37 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   });
 }
 
+/**
+ * What the service POSTs to webhook endpoints (OpenAPI 3.1 `webhooks`): one entry per event type,
+ * its body the catalogue's JSON Schema (the one GET /api/v1/event-types serves), with the
+ * Standard Webhooks signature headers.
+ */
+function webhooks(): Record<string, JsonSchema> {
+  const headers = Object.entries(WEBHOOK_HEADERS).map(([name, { description, schema }]) => ({ name, in: 'header', required: true, description, schema }));
+  return Object.fromEntries(
+    WEBHOOK_CATALOG.map(({ name, description, schema }) => [
+      name,
+      {
+        post: {
+          summary: `${name}`,
+          description:
+            `${description} Sent as an HTTP POST to every enabled endpoint registered for \`${name}\`` +
+            (name === 'webhook.test' ? ' (only by POST /api/v1/webhooks/{id}/test).' : '.') +
+            ' At least once, possibly out of order: de-duplicate with `webhook-id`.',
+          tags: ['webhooks'],
+          parameters: headers,
+          requestBody: { required: true, content: { 'application/json': { schema } } },
+          responses: {
+            '2XX': { description: 'Received. Answer within WEBHOOK_TIMEOUT_MS (default 10 s); any other answer is retried' },
+            '410': { description: 'Gone: the endpoint is disabled and gets no more deliveries' },
+            default: { description: 'Retried on WEBHOOK_RETRY_SCHEDULE (a Retry-After is honoured)' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
@@ -124,6 +156,7 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     servers: [{ url: '/' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
+    webhooks: webhooks(),
     components: {
       schemas: { Error: errorSchema },
       headers: headerComponents,

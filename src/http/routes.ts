@@ -3,6 +3,7 @@ import { analyticsRoutes } from '../modules/analytics/rest.js';
 import { apiKeyRoutes } from '../modules/apikeys/rest.js';
 import { authRoutes } from '../modules/auth/rest.js';
 import { docsRoutes } from '../modules/docs/rest.js';
+import { eventRoutes } from '../modules/events/rest.js';
 import { lessonRoutes } from '../modules/lessons/rest.js';
 import { userRoutes } from '../modules/users/rest.js';
 import { webhookRoutes } from '../modules/webhooks/rest.js';
@@ -23,5 +24,5 @@ const openApiRoute = defineRoute({
 
 /** Every REST route of the service, in the order the OpenAPI document lists them. */
 export const apiRoutes: RouteDefinition[] = [
-  ...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes, ...webhookRoutes, ...apiKeyRoutes, openApiRoute,
+  ...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes, ...webhookRoutes, ...apiKeyRoutes, ...eventRoutes, openApiRoute,
 ];

@@ -3,7 +3,10 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 
-export const EVENT_TYPES = ['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit'] as const;
+import { EVENT_NAMES } from './catalog.js';
+
+/** The event names: defined once, with their payload schemas, in catalog.ts. */
+export const EVENT_TYPES = EVENT_NAMES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 type Subject = { lessonId: string } | { userId: string } | { path: string };

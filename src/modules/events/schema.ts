@@ -1,5 +1,7 @@
 import { builder } from '../../graphql/builder.js';
+import { forwardConnection } from '../../graphql/connection.js';
 import type { PositionedEvent } from './bus.js';
+import { DEFAULT_EVENT_PAGE, MAX_EVENT_PAGE } from './list.js';
 
 const field = (e: PositionedEvent, key: 'lessonId' | 'userId' | 'path') =>
   key in e.payload ? (e.payload as Record<string, string>)[key]! : null;
@@ -28,5 +30,30 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_, { types, after }, ctx) =>
       ctx.services.events.stream({ caller: await ctx.requireCaller(), types, after }),
     resolve: (e) => e,
+  }),
+}));
+
+builder.queryFields((t) => ({
+  events: t.connection({
+    type: Event,
+    authScopes: { authenticated: true },
+    description:
+      `The stored events, oldest first (commit order): the polling twin of Subscription.events and of GET /api/v1/events, with the same ids. ` +
+      `\`types\` narrows by event name (none: all); \`after\` (an event id, or an edge cursor, which is the same) starts after that event; ` +
+      `\`since\` keeps the events whose timestamp is at or after it (with \`after\`, both apply); \`first\` is 1-${MAX_EVENT_PAGE} (default ${DEFAULT_EVENT_PAGE}). ` +
+      'An unknown or expired `after` is BAD_USER_INPUT.',
+    args: { types: t.arg.stringList(), since: t.arg({ type: 'DateTime' }) },
+    resolve: async (_, args, ctx) => {
+      const caller = await ctx.requireCaller();
+      return forwardConnection(
+        args,
+        ({ limit, cursor }) =>
+          ctx.services.eventLog.list({
+            caller, types: args.types, since: args.since, limit, after: cursor,
+            fieldNames: { types: 'types', after: 'after', since: 'since', limit: 'first' },
+          }),
+        (e) => e.id,
+      );
+    },
   }),
 }));

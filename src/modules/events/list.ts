@@ -1,0 +1,130 @@
+// The event list: the stored, positioned events in commit order, the polling twin of
+// Subscription.events (same ids, same `after` cursor, same authorization). GET /api/v1/events and
+// Query.events are thin adapters over `list`.
+//
+// Cost: one keyset read on the unique index of `position` (`position > cursor ORDER BY position
+// LIMIT n`), plus, with `since`, one read on the createdAt index to find where that time starts
+// in commit order. Neither scans the history before the cursor.
+import { z } from 'zod';
+import type { Caller } from '../../context.js';
+import type { Db } from '../../db/client.js';
+import { badInput } from '../../errors.js';
+import type { PositionedEvent } from './bus.js';
+import { EVENT_CATALOG, EVENT_NAMES, eventPayloads, isEventName, type EventName } from './catalog.js';
+import type { EventPayload } from './outbox.js';
+
+export const DEFAULT_EVENT_PAGE = 100;
+export const MAX_EVENT_PAGE = 1000;
+/** `evt_` and a lower-case ULID (src/ids.ts): anything else cannot name a stored event. */
+const EVENT_ID = /^evt_[0-9a-z]{26}$/;
+
+export interface EventListFieldNames {
+  types: string;
+  after: string;
+  since: string;
+  limit: string;
+}
+
+export interface EventListOptions {
+  caller: Caller;
+  /** Event names; none or empty means all. */
+  types?: readonly string[] | null;
+  /** Only events after this event id (exclusive), in commit order. */
+  after?: string | null;
+  /** Only events whose timestamp is at or after this instant. */
+  since?: Date | null;
+  /** 1-1000 [100]. */
+  limit?: number | null;
+  /** How the client named the inputs, for the 400's message. */
+  fieldNames?: EventListFieldNames;
+}
+
+export interface EventListPage {
+  items: PositionedEvent[];
+  hasMore: boolean;
+  /** The last item's id when there is more after it; null on the last page. */
+  nextCursor: string | null;
+}
+
+const DEFAULT_FIELD_NAMES: EventListFieldNames = { types: 'types', after: 'after', since: 'since', limit: 'limit' };
+
+/** An event as GET /api/v1/events lists it: its id, then its payload's fields. */
+export const eventListItem = z.discriminatedUnion(
+  'event',
+  EVENT_NAMES.map((name) => z.strictObject({ id: z.string().describe('The event id (`evt_…`), the same one webhooks send as `webhook-id`'), ...eventPayloads[name].shape })) as unknown as [
+    // One member per event name; zod's tuple type cannot be built from a mapped array.
+    z.ZodObject<{ id: z.ZodString; event: z.ZodLiteral<EventName> }>,
+  ],
+);
+export const eventListPage = z.object({
+  items: z.array(eventListItem),
+  nextCursor: z.string().nullable().describe('The last item\'s id when there are more events after it; null on the last page'),
+});
+export const eventTypeList = z.object({
+  items: z.array(
+    z.object({
+      name: z.enum(EVENT_NAMES),
+      description: z.string(),
+      schema: z.record(z.string(), z.unknown()).describe('The JSON Schema (2020-12) of the payload'),
+    }),
+  ),
+});
+
+export const toEventListItem = (e: PositionedEvent) => ({ id: e.id, ...e.payload });
+
+export function createEventLogService({ db }: { db: Db }) {
+  return {
+    /** The event-type catalogue. */
+    types: () => ({ items: EVENT_CATALOG.map(({ name, description, schema }) => ({ name: name as EventName, description, schema })) }),
+
+    /**
+     * One page of the stored events in commit order. Any authenticated caller may read them,
+     * as any may subscribe (`caller` is proof of that). Bad input is a 400 naming the field.
+     */
+    async list({ types, after, since, limit, fieldNames = DEFAULT_FIELD_NAMES }: EventListOptions): Promise<EventListPage> {
+      const size = limit ?? DEFAULT_EVENT_PAGE;
+      if (!Number.isSafeInteger(size) || size < 1 || size > MAX_EVENT_PAGE) {
+        throw badInput(fieldNames.limit, `must be an integer from 1 to ${MAX_EVENT_PAGE}`);
+      }
+      const unknown = (types ?? []).find((t) => !isEventName(t));
+      if (unknown !== undefined) {
+        throw badInput(fieldNames.types, `unknown event name ${JSON.stringify(unknown.slice(0, 64))} (one of ${EVENT_NAMES.join(', ')})`);
+      }
+      if (since && Number.isNaN(since.getTime())) throw badInput(fieldNames.since, 'must be an ISO 8601 date or date-time');
+
+      let from = 0n;
+      if (after != null) {
+        // Checked before the lookup: a NUL or a 1 MB string never reaches the database.
+        const row = EVENT_ID.test(after)
+          ? await db.event.findUnique({ where: { id: after }, select: { position: true } })
+          : null;
+        if (!row || row.position === null) throw badInput(fieldNames.after, 'unknown or expired event id');
+        from = row.position;
+      }
+      if (since) {
+        // Where `since` starts in commit order: no positioned event before this one is that new.
+        const { _min } = await db.event.aggregate({ _min: { position: true }, where: { createdAt: { gte: since }, position: { not: null } } });
+        if (_min.position === null) return { items: [], hasMore: false, nextCursor: null };
+        if (_min.position - 1n > from) from = _min.position - 1n;
+      }
+
+      const rows = await db.event.findMany({
+        where: {
+          position: { gt: from },
+          ...(types?.length ? { type: { in: [...types] } } : {}),
+          ...(since ? { createdAt: { gte: since } } : {}),
+        },
+        orderBy: { position: 'asc' },
+        take: size + 1,
+        select: { id: true, payload: true, position: true },
+      });
+      const hasMore = rows.length > size;
+      const items = (hasMore ? rows.slice(0, size) : rows).map(
+        (r): PositionedEvent => ({ id: r.id, payload: r.payload as EventPayload, position: Number(r.position) }),
+      );
+      return { items, hasMore, nextCursor: hasMore ? items[items.length - 1]!.id : null };
+    },
+  };
+}
+
+export type EventLogService = ReturnType<typeof createEventLogService>;

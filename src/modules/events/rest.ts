@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.js';
+import { asyncApiDocument } from './asyncapi.js';
+import { EVENT_NAMES } from './catalog.js';
+import { eventListPage, eventTypeList, MAX_EVENT_PAGE, toEventListItem } from './list.js';
+
+const instant = z
+  .union([z.iso.date(), z.iso.datetime()], { error: 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)' })
+  .transform((s) => new Date(s));
+
+const listQuery = z.object({
+  types: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional()
+    .describe(`Comma-separated event names (${EVENT_NAMES.join(', ')}); absent means all`),
+  after: z.string().optional()
+    .describe('An event id (`evt_…`): only the events after it in commit order (exclusive). Pass `nextCursor` here for the next page'),
+  since: instant.optional()
+    .describe('An ISO 8601 date or UTC date-time: only events whose timestamp is at or after it. With `after`, both apply (the events after `after` that are also that new), so keep `since` while paging or drop it: the cursor alone continues'),
+  limit: z.string().regex(/^\d{1,7}$/, `must be an integer from 1 to ${MAX_EVENT_PAGE}`).transform(Number).optional()
+    .describe(`Page size, 1-${MAX_EVENT_PAGE} (default 100)`),
+});
+
+/** Rendered once, on first request: it never changes while the process runs. */
+let asyncApi: Record<string, unknown> | undefined;
+
+export const eventRoutes = [
+  defineRoute({
+    method: 'GET', path: '/api/v1/events', operationId: 'listEvents', tag: 'events', auth: true,
+    summary: 'The stored events, oldest first (commit order): the polling twin of Subscription.events',
+    query: listQuery,
+    success: {
+      status: 200,
+      description: 'A page of events. `nextCursor` is null on the last page; to poll for newer events later, pass the last id you saw as `after`',
+      schema: eventListPage,
+    },
+    errors: [400, 403],
+    handler: async ({ query, ctx, caller }) => {
+      const page = await ctx.services.eventLog.list({
+        caller,
+        types: query.types?.split(','),
+        after: query.after,
+        since: query.since,
+        limit: query.limit,
+        // Named as the router's own validation names them (`query.limit: ...`).
+        fieldNames: { types: 'query.types', after: 'query.after', since: 'query.since', limit: 'query.limit' },
+      });
+      return { items: page.items.map(toEventListItem), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/event-types', operationId: 'listEventTypes', tag: 'events', auth: true,
+    summary: 'Every event name with the JSON Schema (2020-12) of its payload',
+    success: { status: 200, description: 'The event-type catalogue', schema: eventTypeList },
+    errors: [403],
+    handler: async ({ ctx }) => ctx.services.eventLog.types(),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/asyncapi.json', operationId: 'getAsyncApiDocument', tag: 'meta', auth: false,
+    summary: 'The AsyncAPI 3.0 document of the events: the webhook channel and the GraphQL subscription',
+    success: { status: 200, description: 'The AsyncAPI document', schema: z.record(z.string(), z.unknown()) },
+    errors: [],
+    handler: async () => (asyncApi ??= asyncApiDocument()),
+  }),
+];
