@@ -1,37 +1,76 @@
 // The webhook delivery worker. Every instance runs one; the database decides who sends what.
 //
-// Claim: one statement takes up to `free slots` due deliveries (PENDING, nextAttemptAt passed,
-// no live lease, endpoint enabled) with FOR UPDATE SKIP LOCKED and stamps a lease on them
+// Claim: one statement takes due deliveries (PENDING, nextAttemptAt passed, no live lease,
+// endpoint enabled and not throttled) with FOR UPDATE SKIP LOCKED and stamps a lease on them
 // (`lockedUntil` = now + timeout + margin), so with several instances on one PostgreSQL each
 // attempt is made by exactly one of them, and the claim of a crashed instance is taken over
 // once its lease has run out.
 //
+// Isolation: each endpoint has its own share of this process's attempts in flight (ENDPOINT_SHARE,
+// FAILING_SHARE once it keeps failing), counted here in memory, and the claim is fair: among the
+// oldest due deliveries it takes each endpoint's turn 1, then each one's turn 2, …, never more
+// than an endpoint's remaining share, and it looks past the endpoints whose share is used up. So
+// an endpoint that is slow, failing or never answers holds at most its share, and everyone else's
+// deliveries go out beside it. A receiver's 429 or Retry-After throttles its endpoint alone
+// (`throttledUntil`: no instance claims its deliveries before then).
+//
 // Attempt: URL guard again (DNS may have changed since the endpoint was saved), then one signed
-// POST (Standard Webhooks) on node:http (http-post.ts: redirects not followed, every address
-// checked at connect time when private targets are refused, the response body read up to a
-// cap), the whole attempt time-boxed. Every outcome, including refusals and network errors, is data.
+// POST (Standard Webhooks; during a secret rotation signed with both secrets, the new one first) on
+// node:http (http-post.ts: redirects not followed, every address checked at connect time when
+// private targets are refused, the response body read up to a cap), the whole attempt time-boxed.
+// Every outcome, including refusals and network errors, is data.
 //
 // Record: finished attempts are written in batches (one statement for many): the attempt row,
 // and the delivery's new state, fenced by the lease the attempt was made under. A delivery
 // whose lease was dropped meanwhile (an ADMIN's "retry now") or taken over keeps the newer
-// state; the attempt itself is still recorded.
-import { Webhook } from 'standardwebhooks';
+// state; the attempt itself is still recorded. The same statement keeps the endpoints' health
+// (lastSuccessAt, failingSince), disables one that answered 410 Gone or has only failed for
+// WEBHOOK_DISABLE_AFTER, and stores a receiver's throttle.
+//
+// Waking: idle, the worker looks for due deliveries once a second (IDLE_POLL_MS). It looks at
+// once when told (wake(): the relay has made deliveries due), when a retry or throttle it knows of
+// comes due, or when attempts finish and free slots; busy, it claims again as soon as a claim has
+// filled every free slot. Housekeeping (retention, health of idle endpoints) runs at most once a
+// minute (housekeeping.ts).
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import type { Worker } from '../../workers.js';
+import { failingReasonSql, formatDuration } from './delivery-health.js';
+import { signatureHeader } from './delivery-signature.js';
+import { createWebhookHousekeeping } from './housekeeping.js';
 import { postOnce, PrivateTargetError } from './http-post.js';
 import { parseRetryAfter } from './retry-after.js';
 import { assertDeliverableUrl } from './url-guard.js';
 
 /**
- * Attempts in flight per process. Claims overlap attempts (the loop claims again once half the
- * slots are free), so the database's round trips do not idle the HTTP side: 64 sustains well over
- * 1,000 deliveries/s to a loopback receiver where 32 stayed just under it on a loaded 2-core box.
+ * Attempts in flight per process, all endpoints together. An attempt waiting on a receiver costs a
+ * socket and a timer, so this is set well above what one fast receiver needs, to leave room for
+ * several endpoints that hold their whole share while they time out.
  */
-const MAX_IN_FLIGHT = 64;
-/** How often to look for due deliveries when the last claim found fewer than it could take. */
-const POLL_MS = 75;
+const MAX_IN_FLIGHT = 512;
+/**
+ * Attempts in flight per endpoint per process. Claims overlap attempts (an endpoint is claimed for
+ * again once half its share is free), so 64 keeps one fast loopback receiver busy as the single
+ * pool of 64 did before endpoints were isolated.
+ */
+const ENDPOINT_SHARE = 64;
+/** The share of an endpoint whose last STRIKES attempts all failed: it probes, it does not flood. */
+const FAILING_SHARE = 4;
+const STRIKES = 3;
+/**
+ * How many of the oldest claimable deliveries a claim looks at (times the free slots; at least
+ * the minimum) to share them out fairly between endpoints.
+ */
+const WINDOW_PER_SLOT = 4;
+const MIN_WINDOW = 256;
+/** Idle, how often to look for due deliveries that nobody told this process about. */
+const IDLE_POLL_MS = 1_000;
+/**
+ * After a claim whose window was all taken by endpoints that used up their share, how soon to look
+ * past them (a claim that skips their deliveries costs a scan over them: not after every claim).
+ */
+const LOOK_PAST_MS = 100;
 /** A lease outlives the attempt's timeout by this much: time to record the outcome. */
 const LEASE_MARGIN_MS = 10_000;
 /** How much of a response body is read (the rest is discarded, the connection closed). */
@@ -62,6 +101,10 @@ interface Claimed {
   lockedUntil: Date;
   url: string;
   secret: string;
+  /** The secret replaced by a rotation, while it still signs (null otherwise). */
+  previousSecret: string | null;
+  /** How many deliveries the claim's window held (the same on every row of one claim). */
+  seen: number;
 }
 
 /**
@@ -79,6 +122,8 @@ interface AttemptResult {
   error: string | null;
   outcome: Outcome;
   delayMs: number | null;
+  /** The receiver asked for its whole endpoint to be left alone this long (429, Retry-After). */
+  throttleMs: number | null;
 }
 
 interface InFlight {
@@ -89,49 +134,121 @@ interface InFlight {
   done: Promise<void>;
 }
 
+/** What this process knows of one endpoint it has sent to. */
+interface EndpointState {
+  inFlight: number;
+  /** Consecutive failed attempts (reset by a success). */
+  failures: number;
+  /** Set when a claim gave it its whole remaining share: more may be due once slots free up. */
+  filled: boolean;
+  /** Until when (ms since epoch) its receiver asked to be left alone, as far as this process knows. */
+  throttledUntil: number;
+}
+
+// $1 free slots, $2 lease ms, $3 endpoints not to claim for (share used up, or throttled as far as
+// this process knows), $4 window, $5 the share of an endpoint with nothing in flight here,
+// $6/$7 the remaining share of the others.
+//
+// The window: the oldest claimable deliveries, as before (index on status, nextAttemptAt). Turns:
+// row_number per endpoint, so the ORDER BY takes every endpoint's first before anyone's second.
+// Window functions and FOR UPDATE do not mix in one SELECT, so the lock is taken on the picked
+// ids one level up, re-checking that each is still due and unleased (SKIP LOCKED: another
+// instance's claim or record has it).
 const CLAIM_SQL = `
-WITH due AS MATERIALIZED (
-  SELECT d.id
+WITH candidate AS MATERIALIZED (
+  SELECT d.id, d."endpointId", d."nextAttemptAt"
     FROM "WebhookDelivery" d
     JOIN "WebhookEndpoint" e ON e.id = d."endpointId"
    WHERE d.status = 'PENDING' AND d."nextAttemptAt" <= now()
      AND (d."lockedUntil" IS NULL OR d."lockedUntil" < now())
-     AND e.enabled
+     AND e.enabled AND (e."throttledUntil" IS NULL OR e."throttledUntil" <= now())
+     AND d."endpointId" <> ALL($3::text[])
    ORDER BY d."nextAttemptAt"
-   LIMIT $1
+   LIMIT $4
+), seen AS (
+  SELECT count(*)::int AS n FROM candidate
+), turn AS (
+  SELECT c.id, c."nextAttemptAt",
+         row_number() OVER (PARTITION BY c."endpointId" ORDER BY c."nextAttemptAt", c.id) AS turn,
+         COALESCE(share.room, $5::int) AS room
+    FROM candidate c
+    LEFT JOIN unnest($6::text[], $7::int[]) AS share(id, room) ON share.id = c."endpointId"
+), picked AS (
+  SELECT id FROM turn WHERE turn <= room ORDER BY turn, "nextAttemptAt", id LIMIT $1
+), due AS MATERIALIZED (
+  SELECT d.id
+    FROM "WebhookDelivery" d
+   WHERE d.id IN (SELECT id FROM picked)
+     AND d.status = 'PENDING' AND d."nextAttemptAt" <= now()
+     AND (d."lockedUntil" IS NULL OR d."lockedUntil" < now())
    FOR UPDATE OF d SKIP LOCKED
 )
 UPDATE "WebhookDelivery" d
    SET "lockedUntil" = now() + $2::float8 * interval '1 millisecond'
-  FROM due, "WebhookEndpoint" e
+  FROM due, seen, "WebhookEndpoint" e
  WHERE d.id = due.id AND e.id = d."endpointId"
-RETURNING d.id, d."endpointId", d."eventId", d.payload, d."attemptCount", d."lockedUntil", e.url, e.secret`;
+RETURNING d.id, d."endpointId", d."eventId", d.payload, d."attemptCount", d."lockedUntil", e.url, e.secret,
+          CASE WHEN e."previousSecretExpiresAt" > now() THEN e."previousSecret" END AS "previousSecret",
+          seen.n AS seen`;
+
+// The endpoint's new failingSince, in the record statement's endpoint update (`e` the endpoint,
+// `h` its attempts in the batch): the first failure after its last success, whichever batch saw
+// it. Attempts recorded out of order (another instance, a late record) are placed by their time.
+const LAST_SUCCESS = `GREATEST(e."lastSuccessAt", h.success_at)`;
+const FIRST_FAILURE_AFTER_SUCCESS = `(SELECT min(f) FROM unnest(h.failed_at) AS f WHERE f > COALESCE(${LAST_SUCCESS}, '-infinity'::timestamptz))`;
+const FAILING_SINCE = `CASE WHEN e."failingSince" IS NOT NULL AND (${LAST_SUCCESS} IS NULL OR e."failingSince" > ${LAST_SUCCESS})
+       THEN LEAST(e."failingSince", ${FIRST_FAILURE_AFTER_SUCCESS})
+       ELSE ${FIRST_FAILURE_AFTER_SUCCESS} END`;
+const FAILING_TOO_LONG = `(${FAILING_SINCE}) < now() - $11::float8 * interval '1 millisecond'`;
 
 // One statement for a batch of finished attempts. The attempt is recorded whatever became of the
 // delivery meanwhile (it was made); the delivery's state only if it is still under our lease.
+// Endpoints: one update per endpoint of the batch (a row may be updated only once per statement),
+// in id order so that two instances recording for the same endpoints lock them in the same order.
 const RECORD_SQL = `
 WITH r AS (
-  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::float8[], $8::timestamptz[])
-    AS r(id, at, status_code, duration_ms, error, outcome, delay_ms, lease)
+  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::float8[], $8::timestamptz[], $9::text[], $10::float8[])
+    AS r(id, at, status_code, duration_ms, error, outcome, delay_ms, lease, endpoint_id, throttle_ms)
 ), attempts AS (
   INSERT INTO "WebhookAttempt" ("deliveryId", at, "statusCode", "durationMs", error)
   SELECT r.id, r.at, r.status_code, r.duration_ms, r.error FROM r JOIN "WebhookDelivery" d ON d.id = r.id
-), gone AS (
+), h AS (
+  SELECT endpoint_id AS id,
+         max(at) FILTER (WHERE outcome = 'SUCCEEDED') AS success_at,
+         array_agg(at) FILTER (WHERE outcome IN ('RETRY', 'FAILED', 'GONE')) AS failed_at,
+         bool_or(outcome = 'GONE') AS gone,
+         max(at + throttle_ms * interval '1 millisecond') AS throttled_until
+    FROM r
+   WHERE outcome <> 'RELEASED'
+   GROUP BY endpoint_id
+   ORDER BY endpoint_id
+), endpoints AS (
   UPDATE "WebhookEndpoint" e
-     SET enabled = false, "disabledReason" = '${GONE_REASON}', "updatedAt" = now()
-    FROM r JOIN "WebhookDelivery" d ON d.id = r.id
-   WHERE r.outcome = 'GONE' AND e.id = d."endpointId" AND e.enabled
+     SET "lastSuccessAt" = ${LAST_SUCCESS},
+         "failingSince" = ${FAILING_SINCE},
+         "throttledUntil" = GREATEST(e."throttledUntil", h.throttled_until),
+         enabled = e.enabled AND NOT h.gone AND NOT COALESCE(${FAILING_TOO_LONG}, false),
+         "disabledReason" = CASE WHEN NOT e.enabled THEN e."disabledReason"
+                                 WHEN h.gone THEN '${GONE_REASON}'
+                                 WHEN ${FAILING_TOO_LONG} THEN ${failingReasonSql(FAILING_SINCE, '$12::text')}
+                                 ELSE e."disabledReason" END,
+         "updatedAt" = CASE WHEN e.enabled AND (h.gone OR COALESCE(${FAILING_TOO_LONG}, false)) THEN now() ELSE e."updatedAt" END
+    FROM h
+   WHERE e.id = h.id
+  RETURNING e.id, e.enabled, e."disabledReason", e."updatedAt" = now() AND NOT e.enabled AS disabled_now
+), deliveries AS (
+  UPDATE "WebhookDelivery" d
+     SET status = (CASE r.outcome WHEN 'SUCCEEDED' THEN 'SUCCEEDED' WHEN 'RETRY' THEN 'PENDING' WHEN 'RELEASED' THEN 'PENDING' ELSE 'FAILED' END)::"DeliveryStatus",
+         "nextAttemptAt" = CASE r.outcome
+                             WHEN 'RETRY' THEN now() + r.delay_ms * interval '1 millisecond'
+                             WHEN 'RELEASED' THEN d."nextAttemptAt"
+                             ELSE NULL END,
+         "attemptCount" = d."attemptCount" + CASE WHEN r.outcome = 'RELEASED' THEN 0 ELSE 1 END,
+         "lockedUntil" = NULL
+    FROM r
+   WHERE d.id = r.id AND d."lockedUntil" = r.lease
 )
-UPDATE "WebhookDelivery" d
-   SET status = (CASE r.outcome WHEN 'SUCCEEDED' THEN 'SUCCEEDED' WHEN 'RETRY' THEN 'PENDING' WHEN 'RELEASED' THEN 'PENDING' ELSE 'FAILED' END)::"DeliveryStatus",
-       "nextAttemptAt" = CASE r.outcome
-                           WHEN 'RETRY' THEN now() + r.delay_ms * interval '1 millisecond'
-                           WHEN 'RELEASED' THEN d."nextAttemptAt"
-                           ELSE NULL END,
-       "attemptCount" = d."attemptCount" + CASE WHEN r.outcome = 'RELEASED' THEN 0 ELSE 1 END,
-       "lockedUntil" = NULL
-  FROM r
- WHERE d.id = r.id AND d."lockedUntil" = r.lease`;
+SELECT id, "disabledReason" FROM endpoints WHERE disabled_now`;
 
 const RELEASE_SQL = `
 UPDATE "WebhookDelivery" d SET "lockedUntil" = NULL
@@ -191,39 +308,63 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptions): Worker {
-  const { retryScheduleMs, timeoutMs, allowPrivateTargets } = config.webhook;
+  const { retryScheduleMs, timeoutMs, allowPrivateTargets, disableAfterMs } = config.webhook;
+  const disableAfter = formatDuration(disableAfterMs);
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
+  const housekeeping = createWebhookHousekeeping({ db, config, log });
   const inFlight = new Map<string, InFlight>();
+  const endpoints = new Map<string, EndpointState>();
   const pending: { result: AttemptResult; written: () => void }[] = [];
   let flushing: Promise<void> | undefined;
+  let housekeepingRun: Promise<void> | undefined;
   let stopping = false;
   let loopDone: Promise<void> = Promise.resolve();
-  /** Wakes the claim loop early (a slot freed, or stop). */
-  let wake: (() => void) | undefined;
+  /** Ends the claim loop's current pause (a slot freed, something came due, stop). */
+  let endPause: (() => void) | undefined;
+  /** A wake that came while the loop was not pausing (claiming): its next pause is skipped. */
+  let wokenMeanwhile = false;
   let waitingForSlot = false;
+  /** The soonest retry or end of a throttle this process knows of (ms since epoch). */
+  let soonestDue = Infinity;
+  /** The window of the last claim. */
+  let lastWindow = MIN_WINDOW;
 
-  // A Webhook decodes its secret once; endpoints are few, deliveries many.
-  const signers = new Map<string, Webhook>();
-  function signer(secret: string): Webhook {
-    let webhook = signers.get(secret);
-    if (!webhook) {
-      if (signers.size >= 1_000) signers.clear();
-      webhook = new Webhook(secret);
-      signers.set(secret, webhook);
-    }
-    return webhook;
+  function wakeLoop(): void {
+    if (endPause) endPause();
+    else wokenMeanwhile = true;
   }
 
   function pause(ms?: number): Promise<void> {
+    if (wokenMeanwhile) {
+      wokenMeanwhile = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = ms === undefined ? undefined : setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
-        if (wake === done) wake = undefined;
+        if (endPause === done) endPause = undefined;
         resolve();
       }
-      wake = done;
+      endPause = done;
     });
+  }
+
+  function endpointState(id: string): EndpointState {
+    let state = endpoints.get(id);
+    if (!state) {
+      state = { inFlight: 0, failures: 0, filled: false, throttledUntil: 0 };
+      endpoints.set(id, state);
+    }
+    return state;
+  }
+
+  function shareOf(state: EndpointState | undefined): number {
+    return state && state.failures >= STRIKES ? FAILING_SHARE : ENDPOINT_SHARE;
+  }
+
+  function dueAt(at: number): void {
+    if (at < soonestDue) soonestDue = at;
   }
 
   /** What a failed attempt leads to: another attempt after the scheduled delay, or FAILED. */
@@ -240,9 +381,13 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([timeout, interrupt]);
     const elapsed = () => Math.max(0, Math.round(performance.now() - started));
-    const failed = (error: string, statusCode: number | null = null, retryAfterMs?: number): AttemptResult => ({
-      delivery, at, statusCode, durationMs: elapsed(), error, ...afterFailure(delivery, retryAfterMs),
-    });
+    const failed = (error: string, statusCode: number | null = null, retryAfterMs?: number): AttemptResult => {
+      const next = afterFailure(delivery, retryAfterMs);
+      // A 429 slows the whole endpoint (for its Retry-After, or the delay this delivery waits);
+      // so does a Retry-After on any other failure.
+      const throttleMs = statusCode === 429 ? (retryAfterMs ?? next.delayMs) : (retryAfterMs ?? null);
+      return { delivery, at, statusCode, durationMs: elapsed(), error, ...next, throttleMs: throttleMs || null };
+    };
     try {
       try {
         await untilAborted(assertDeliverableUrl(delivery.url, allowPrivateTargets), signal);
@@ -251,13 +396,15 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
         return failed(`refused: ${error instanceof Error ? error.message : String(error)}`);
       }
       const body = serialize(delivery.payload);
+      const timestamp = Math.floor(at.getTime() / 1000);
+      const secrets = delivery.previousSecret ? [delivery.secret, delivery.previousSecret] : [delivery.secret];
       const reply = await postOnce(delivery.url, {
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
           'webhook-id': delivery.eventId,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': signer(delivery.secret).sign(delivery.eventId, at, body),
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, body),
         },
         body,
         signal,
@@ -266,22 +413,22 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
       });
       const { status } = reply;
       const text = excerpt(reply.body);
-      if (status >= 200 && status < 300) return { delivery, at, statusCode: status, durationMs: elapsed(), error: null, outcome: 'SUCCEEDED', delayMs: null };
-      if (status === 410) return { delivery, at, statusCode: status, durationMs: elapsed(), error: `receiver answered 410 Gone: the endpoint is disabled${text ? `: ${text}` : ''}`, outcome: 'GONE', delayMs: null };
+      if (status >= 200 && status < 300) return { delivery, at, statusCode: status, durationMs: elapsed(), error: null, outcome: 'SUCCEEDED', delayMs: null, throttleMs: null };
+      if (status === 410) return { delivery, at, statusCode: status, durationMs: elapsed(), error: `receiver answered 410 Gone: the endpoint is disabled${text ? `: ${text}` : ''}`, outcome: 'GONE', delayMs: null, throttleMs: null };
       const what = status >= 300 && status < 400 ? `receiver answered ${status} (redirects are not followed)` : `receiver answered ${status}`;
       return failed(text ? `${what}: ${text}` : what, status, parseRetryAfter(reply.headers['retry-after']));
     } catch (error) {
       if (interrupt.aborted) {
-        return { delivery, at, statusCode: null, durationMs: elapsed(), error: 'interrupted: the service stopped before an answer came', outcome: 'RELEASED', delayMs: null };
+        return { delivery, at, statusCode: null, durationMs: elapsed(), error: 'interrupted: the service stopped before an answer came', outcome: 'RELEASED', delayMs: null, throttleMs: null };
       }
       if (timeout.aborted) return failed(`timed out after ${timeoutMs} ms`);
       return failed(networkError(error));
     }
   }
 
-  async function record(batch: AttemptResult[]): Promise<void> {
+  async function record(batch: AttemptResult[]): Promise<{ id: string; disabledReason: string }[]> {
     const column = <T>(pick: (r: AttemptResult) => T) => batch.map(pick);
-    await db.query(RECORD_SQL, [
+    return db.query<{ id: string; disabledReason: string }>(RECORD_SQL, [
       column((r) => r.delivery.id),
       column((r) => r.at.toISOString()),
       column((r) => r.statusCode),
@@ -290,6 +437,10 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
       column((r) => r.outcome),
       column((r) => r.delayMs),
       column((r) => r.delivery.lockedUntil.toISOString()),
+      column((r) => r.delivery.endpointId),
+      column((r) => r.throttleMs),
+      disableAfterMs,
+      disableAfter,
     ]);
   }
 
@@ -297,7 +448,7 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
     const fields = { deliveryId: r.delivery.id, endpointId: r.delivery.endpointId, eventId: r.delivery.eventId, statusCode: r.statusCode, durationMs: r.durationMs };
     if (r.outcome === 'GONE') log.warn(fields, 'webhook receiver answered 410 Gone: endpoint disabled');
     else if (r.outcome === 'FAILED') log.info({ ...fields, error: r.error }, 'webhook delivery failed: retry schedule spent');
-    else if (r.outcome !== 'SUCCEEDED') log.debug({ ...fields, error: r.error, retryInMs: r.delayMs }, 'webhook attempt failed');
+    else if (r.outcome !== 'SUCCEEDED') log.debug({ ...fields, error: r.error, retryInMs: r.delayMs, throttleMs: r.throttleMs }, 'webhook attempt failed');
   }
 
   /** Writes finished attempts in batches until none are waiting. */
@@ -305,22 +456,33 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
     while (pending.length) {
       const batch = pending.splice(0, RECORD_BATCH);
       const results = batch.map((p) => p.result);
+      const disabled: { id: string; disabledReason: string }[] = [];
       try {
-        await record(results);
+        disabled.push(...(await record(results)));
       } catch (error) {
         // One bad row (e.g. its delivery deleted mid-statement) must not lose the others.
         log.warn({ err: error, count: results.length }, 'recording webhook attempts failed: retrying one by one');
         for (const r of results) {
-          await record([r]).catch((e: unknown) => {
-            // The lease runs out and the delivery is attempted again: at least once still holds.
-            log.error({ err: e, deliveryId: r.delivery.id }, 'recording a webhook attempt failed');
-          });
+          await record([r]).then(
+            (rows) => disabled.push(...rows),
+            (e: unknown) => {
+              // The lease runs out and the delivery is attempted again: at least once still holds.
+              log.error({ err: e, deliveryId: r.delivery.id }, 'recording a webhook attempt failed');
+            },
+          );
         }
       }
+      const now = Date.now();
       for (const p of batch) {
-        logOutcome(p.result);
-        onAttempt?.(p.result.outcome);
+        const r = p.result;
+        logOutcome(r);
+        // Due again: look for it then rather than at the next idle poll.
+        if (r.outcome === 'RETRY' && r.delayMs !== null) dueAt(now + r.delayMs);
+        onAttempt?.(r.outcome);
         p.written();
+      }
+      for (const e of disabled) {
+        if (e.disabledReason !== GONE_REASON) log.warn({ endpointId: e.id, reason: e.disabledReason }, 'webhook endpoint disabled: failing for too long');
       }
     }
   }
@@ -333,25 +495,90 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
     });
   }
 
+  /** What this process learns from an attempt before it is recorded: health and throttle. */
+  function learn(result: AttemptResult): void {
+    const state = endpointState(result.delivery.endpointId);
+    if (result.outcome === 'SUCCEEDED') state.failures = 0;
+    else if (result.outcome !== 'RELEASED') state.failures++;
+    if (result.throttleMs) {
+      const until = result.at.getTime() + result.throttleMs;
+      if (until > state.throttledUntil) state.throttledUntil = until;
+      dueAt(until);
+    }
+  }
+
   function launch(delivery: Claimed): void {
     const interrupt = new AbortController();
+    const state = endpointState(delivery.endpointId);
+    state.inFlight++;
     const done = attempt(delivery, interrupt.signal)
-      .then(recordSoon)
+      .then((result) => {
+        learn(result);
+        return recordSoon(result);
+      })
       .catch((error: unknown) => log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt crashed'))
       .finally(() => {
         inFlight.delete(delivery.id);
-        // Claim in batches, not one slot at a time: wake the loop once half the slots are free.
-        if (waitingForSlot && inFlight.size <= MAX_IN_FLIGHT / 2) wake?.();
+        state.inFlight--;
+        // Claim in batches, not one slot at a time: wake the loop once half the slots are free,
+        // of all of them or of an endpoint that had more due than its share.
+        if (state.filled && state.inFlight <= shareOf(state) / 2) {
+          state.filled = false;
+          wakeLoop();
+        } else if (waitingForSlot && inFlight.size <= MAX_IN_FLIGHT / 2) wakeLoop();
+        if (state.inFlight === 0 && state.failures === 0 && state.throttledUntil <= Date.now()) endpoints.delete(delivery.endpointId);
       });
     inFlight.set(delivery.id, { delivery, interrupt, done });
   }
 
-  async function claim(limit: number): Promise<Claimed[]> {
-    return db.query<Claimed>(CLAIM_SQL, [limit, leaseMs]);
+  /** Claims up to `free` due deliveries, fairly between endpoints, within their shares. */
+  async function claim(free: number): Promise<Claimed[]> {
+    const now = Date.now();
+    const excluded: string[] = [];
+    const ids: string[] = [];
+    const rooms: number[] = [];
+    for (const [id, state] of endpoints) {
+      const room = shareOf(state) - state.inFlight;
+      if (room <= 0 || state.throttledUntil > now) excluded.push(id);
+      else if (room < ENDPOINT_SHARE) {
+        ids.push(id);
+        rooms.push(room);
+      }
+    }
+    const window = Math.max(MIN_WINDOW, free * WINDOW_PER_SLOT);
+    lastWindow = window;
+    const claimed = await db.query<Claimed>(CLAIM_SQL, [free, leaseMs, excluded, window, ENDPOINT_SHARE, ids, rooms]);
+    // An endpoint given its whole remaining share may have more due: claim for it again once half
+    // its share is free (launch's finally).
+    const taken = new Map<string, number>();
+    for (const d of claimed) taken.set(d.endpointId, (taken.get(d.endpointId) ?? 0) + 1);
+    for (const [id, n] of taken) {
+      const state = endpoints.get(id);
+      if (n >= shareOf(state) - (state?.inFlight ?? 0)) endpointState(id).filled = true;
+    }
+    return claimed;
+  }
+
+  /** How long to rest after a claim that did not fill every free slot. */
+  function restMs(claimed: Claimed[]): number {
+    const now = Date.now();
+    // The window was full and some endpoint took its whole share: other endpoints' deliveries may
+    // wait behind theirs. Look past them soon (they are now excluded), not after every claim.
+    const windowFull = claimed.length > 0 && claimed[0]!.seen >= lastWindow && [...endpoints.values()].some((s) => s.filled);
+    let ms = windowFull ? LOOK_PAST_MS : IDLE_POLL_MS;
+    if (soonestDue <= now) soonestDue = Infinity;
+    else ms = Math.min(ms, soonestDue - now);
+    return ms;
   }
 
   async function loop(): Promise<void> {
     while (!stopping) {
+      if (!housekeepingRun) {
+        housekeepingRun = housekeeping
+          .runIfDue()
+          .catch((error: unknown) => log.warn({ err: error }, 'webhook housekeeping failed'))
+          .finally(() => (housekeepingRun = undefined));
+      }
       const free = MAX_IN_FLIGHT - inFlight.size;
       if (free <= 0) {
         waitingForSlot = true;
@@ -364,12 +591,15 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
         claimed = await claim(free);
       } catch (error) {
         log.warn({ err: error }, 'claiming webhook deliveries failed');
-        await pause(POLL_MS * 10);
+        await pause(IDLE_POLL_MS);
         continue;
       }
       for (const delivery of claimed) launch(delivery);
-      // A full batch: there may be more due right now; otherwise look again shortly.
-      if (claimed.length < free && !stopping) await pause(POLL_MS);
+      // A full batch: there may be more due right now; otherwise rest until told or due.
+      if (claimed.length < free && !stopping) {
+        const ms = restMs(claimed);
+        if (ms > 0) await pause(ms);
+      }
     }
   }
 
@@ -379,9 +609,13 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
       loopDone = loop().catch((error: unknown) => log.error({ err: error }, 'webhook dispatcher stopped unexpectedly'));
     },
 
+    wake(): void {
+      wakeLoop();
+    },
+
     async stop(): Promise<void> {
       stopping = true;
-      wake?.();
+      wakeLoop();
       await loopDone;
       // In flight: each attempt ends within its timeout; give them that, then interrupt the rest.
       const all = () => Promise.all([...inFlight.values()].map((f) => f.done));
@@ -402,6 +636,7 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
         }
       }
       await flushing;
+      await housekeepingRun;
     },
   };
 }

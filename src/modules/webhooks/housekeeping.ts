@@ -1,0 +1,76 @@
+// The webhook worker's housekeeping, run by the dispatcher of every instance at most once a
+// minute (several instances doing it at once only wait on each other's row locks):
+//
+// - Retention: deliveries created more than WEBHOOK_LOG_RETENTION_DAYS ago are deleted, and their
+//   attempts with them (ON DELETE CASCADE). In chunks, so a first pass over a large backlog does not
+//   hold one long transaction.
+//   A PENDING delivery that old is deleted too when its endpoint is disabled: nothing will attempt
+//   it, an ADMIN who re-enables the endpoint a month later should not see month-old events flood in
+//   (recover is the deliberate way to send old ones, and it can only reach what is kept), and left
+//   in place it would sit in the due range that every claim scans. A PENDING delivery of an
+//   enabled endpoint is kept, whatever its age: it is still on its retry schedule (a short
+//   retention can be shorter than the schedule) and will be SUCCEEDED or FAILED, then deleted on a
+//   later pass. One whose lease is live (an attempt in flight) is left for the next pass.
+// - Health: an endpoint failing for longer than WEBHOOK_DISABLE_AFTER is disabled even if no new
+//   attempt comes to find it (the record statement does the same for the endpoints it touches).
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import type { Logger } from '../../logger.js';
+import { failingReasonSql, formatDuration } from './delivery-health.js';
+
+export const HOUSEKEEPING_EVERY_MS = 60_000;
+/** Deliveries deleted per statement, and statements per pass (the rest waits a minute). */
+const DELETE_CHUNK = 5_000;
+const MAX_CHUNKS_PER_PASS = 20;
+
+const DELETE_OLD_SQL = `
+DELETE FROM "WebhookDelivery" d
+ WHERE d.id IN (
+   SELECT o.id
+     FROM "WebhookDelivery" o
+     JOIN "WebhookEndpoint" e ON e.id = o."endpointId"
+    WHERE o."createdAt" < now() - $1::float8 * interval '1 day'
+      AND (o.status <> 'PENDING' OR NOT e.enabled)
+      AND (o."lockedUntil" IS NULL OR o."lockedUntil" < now())
+    LIMIT ${DELETE_CHUNK})
+RETURNING d.status::text AS status`;
+
+const DISABLE_FAILING_SQL = `
+UPDATE "WebhookEndpoint" e
+   SET enabled = false, "disabledReason" = ${failingReasonSql('e."failingSince"', '$2::text')}, "updatedAt" = now()
+ WHERE e.enabled AND e."failingSince" < now() - $1::float8 * interval '1 millisecond'
+RETURNING e.id, e."disabledReason"`;
+
+export interface WebhookHousekeeping {
+  /** Runs a pass if the last one began at least HOUSEKEEPING_EVERY_MS ago (or never). */
+  runIfDue(): Promise<void>;
+}
+
+export function createWebhookHousekeeping({ db, config, log }: { db: Database; config: Config; log: Logger }): WebhookHousekeeping {
+  const { logRetentionDays, disableAfterMs } = config.webhook;
+  let lastRun = -Infinity;
+
+  async function pass(): Promise<void> {
+    const disabled = await db.query<{ id: string; disabledReason: string }>(DISABLE_FAILING_SQL, [disableAfterMs, formatDuration(disableAfterMs)]);
+    for (const e of disabled) log.warn({ endpointId: e.id, reason: e.disabledReason }, 'webhook endpoint disabled: failing for too long');
+
+    let deleted = 0;
+    let pending = 0;
+    for (let chunk = 0; chunk < MAX_CHUNKS_PER_PASS; chunk++) {
+      const rows = await db.query<{ status: string }>(DELETE_OLD_SQL, [logRetentionDays]);
+      deleted += rows.length;
+      pending += rows.filter((r) => r.status === 'PENDING').length;
+      if (rows.length < DELETE_CHUNK) break;
+    }
+    if (deleted) log.info({ count: deleted, pendingOnDisabledEndpoints: pending, retentionDays: logRetentionDays }, 'webhook deliveries past retention deleted');
+  }
+
+  return {
+    async runIfDue(): Promise<void> {
+      const now = Date.now();
+      if (now - lastRun < HOUSEKEEPING_EVERY_MS) return;
+      lastRun = now;
+      await pass();
+    },
+  };
+}
