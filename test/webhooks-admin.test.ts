@@ -13,7 +13,7 @@ import type { Webhook as Endpoint } from '../src/client/types.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
-const ENDPOINT_KEYS = ['createdAt', 'description', 'disabledReason', 'enabled', 'events', 'id', 'updatedAt', 'url'];
+const ENDPOINT_KEYS = ['createdAt', 'description', 'disabledReason', 'enabled', 'events', 'failingSince', 'id', 'lastSuccessAt', 'updatedAt', 'url'];
 const DELIVERY_KEYS = ['attempts', 'createdAt', 'event', 'eventId', 'id', 'nextAttemptAt', 'status'];
 const DOC_ID = 'https://learnstream.test/openapi.json';
 // ajv-formats is CommonJS: depending on the interop, the plugin is the default import or its `default`.
@@ -39,6 +39,7 @@ function expectEndpoint(value: unknown): Endpoint {
   expect(e.createdAt).toMatch(ISO_MS);
   expect(e.updatedAt).toMatch(ISO_MS);
   if (e.enabled) expect(e.disabledReason).toBeNull();
+  for (const at of [e.lastSuccessAt, e.failingSince]) if (at !== null) expect(at).toMatch(ISO_MS);
   return e;
 }
 
@@ -198,6 +199,41 @@ describe.each(DATABASES)('webhook routes on %s', (kind) => {
     expectError(await patch({ enabled: true }, 'whk_nope'), 404, 'Webhook whk_nope not found');
   });
 
+  it('shows health: lastSuccessAt and failingSince null on a new endpoint', async () => {
+    const created = await create();
+    expect(created).toMatchObject({ lastSuccessAt: null, failingSince: null, enabled: true, disabledReason: null });
+    expect((await api.get(`/api/v1/webhooks/${created.id}`, { token: ada })).body).toMatchObject({ lastSuccessAt: null, failingSince: null });
+  });
+
+  // The worker records health; here it is written from outside (the sql helper): PostgreSQL only.
+  if (kind === 'postgres') it('shows health in GET and the list; re-enabling clears disabledReason and failingSince', async () => {
+    const created = await create();
+    const get = async () => expectEndpoint((await api.get(`/api/v1/webhooks/${created.id}`, { token: ada })).body);
+    const patch = (body: unknown) => api.patch(`/api/v1/webhooks/${created.id}`, body, { token: ada });
+    await sql(server, `UPDATE "WebhookEndpoint" SET "lastSuccessAt" = '2026-01-01T10:00:00.123Z', "failingSince" = '2026-01-02T00:00:00Z' WHERE id = $1`, [created.id]);
+    const failing = await get();
+    expect(failing).toMatchObject({ enabled: true, lastSuccessAt: '2026-01-01T10:00:00.123Z', failingSince: '2026-01-02T00:00:00.000Z', disabledReason: null });
+    expect(((await api.get('/api/v1/webhooks', { token: ada })).body.items as Endpoint[]).find((e) => e.id === created.id)).toEqual(failing);
+
+    // `enabled: true` on an endpoint that is enabled is not a re-enable: a failing one stays failing.
+    expect((await patch({ enabled: true })).body).toMatchObject({ enabled: true, failingSince: '2026-01-02T00:00:00.000Z' });
+
+    // Disabled by the worker for failing too long: the reason and since when are shown.
+    await sql(server, `UPDATE "WebhookEndpoint" SET enabled = false, "disabledReason" = 'failing since 2026-01-02' WHERE id = $1`, [created.id]);
+    expect(await get()).toMatchObject({ enabled: false, disabledReason: 'failing since 2026-01-02', failingSince: '2026-01-02T00:00:00.000Z' });
+    // Other changes keep them.
+    expect((await patch({ description: 'still down' })).body).toMatchObject({ enabled: false, disabledReason: 'failing since 2026-01-02', failingSince: '2026-01-02T00:00:00.000Z' });
+
+    const enabled = await patch({ enabled: true });
+    expect(enabled.status, enabled.text).toBe(200);
+    // A fresh start; the last success is history and stays.
+    expect(expectEndpoint(enabled.body)).toMatchObject({ enabled: true, disabledReason: null, failingSince: null, lastSuccessAt: '2026-01-01T10:00:00.123Z' });
+    expect(await get()).toEqual(enabled.body);
+    const [row] = await sql<{ disabledReason: string | null; failingSince: Date | null }>(server,
+      `SELECT "disabledReason", "failingSince" FROM "WebhookEndpoint" WHERE id = $1`, [created.id]);
+    expect(row).toEqual({ disabledReason: null, failingSince: null });
+  });
+
   it('DELETE answers 204, then the endpoint and its deliveries are gone', async () => {
     const created = await create();
     expect((await api.post(`/api/v1/webhooks/${created.id}/test`, undefined, { token: ada })).status).toBe(202);
@@ -347,6 +383,8 @@ describe.each(DATABASES)('webhook routes on %s', (kind) => {
       ['POST', '/api/v1/webhooks/whk_nope/test'],
       ['GET', '/api/v1/webhooks/whk_nope/deliveries'],
       ['POST', '/api/v1/webhooks/whk_nope/deliveries/dlv_nope/retry'],
+      ['POST', '/api/v1/webhooks/whk_nope/recover', { since: '2026-01-01' }],
+      ['POST', '/api/v1/webhooks/whk_nope/rotate-secret'],
     ];
     for (const [method, path, body] of routes) {
       expectError(await api.request(method, path, { token: ada, body }), 404, 'Webhook whk_nope not found');
@@ -365,6 +403,10 @@ describe.each(DATABASES)('webhook routes on %s', (kind) => {
       ['POST', `/api/v1/webhooks/${created.id}/test`],
       ['GET', `/api/v1/webhooks/${created.id}/deliveries`],
       ['POST', `/api/v1/webhooks/${created.id}/deliveries/${ping}/retry`],
+      ['POST', `/api/v1/webhooks/${created.id}/recover`, { since: '2026-01-01' }],
+      ['POST', `/api/v1/webhooks/${created.id}/rotate-secret`],
+      ['POST', '/api/v1/webhooks/whk_nope/rotate-secret'],
+      ['POST', `/api/v1/webhooks/${created.id}/recover`, { since: 'never' }],
       // Before any other check: an unknown id or a bad body tells a MEMBER nothing.
       ['GET', '/api/v1/webhooks/whk_nope'],
       ['POST', '/api/v1/webhooks', { url: 'ftp://x', events: [] }],
@@ -426,10 +468,16 @@ describe.each(DATABASES)('webhook routes on %s', (kind) => {
     const retryPath = `${W}/{id}/deliveries/{deliveryId}/retry`;
     documented(await api.post(`${W}/${id}/deliveries/${ping.body.id as string}/retry`, undefined, { token: ada }), 'POST', retryPath);
     documented(await api.post(`${W}/${id}/deliveries/dlv_nope/retry`, undefined, { token: ada }), 'POST', retryPath);
+    documented(await api.post(`${W}/${id}/recover`, { since: '2026-01-01' }, { token: ada }), 'POST', `${W}/{id}/recover`);
+    documented(await api.post(`${W}/${id}/recover`, { since: 'yesterday' }, { token: ada }), 'POST', `${W}/{id}/recover`);
+    documented(await api.post(`${W}/whk_nope/recover`, { since: '2026-01-01' }, { token: ada }), 'POST', `${W}/{id}/recover`);
+    documented(await api.post(`${W}/${id}/rotate-secret`, undefined, { token: ada }), 'POST', `${W}/{id}/rotate-secret`);
+    documented(await api.post(`${W}/${id}/rotate-secret`, undefined, { token: grace }), 'POST', `${W}/{id}/rotate-secret`);
+    documented(await api.post(`${W}/whk_nope/rotate-secret`, undefined, { token: ada }), 'POST', `${W}/{id}/rotate-secret`);
     documented(await api.delete(`${W}/${id}`, { token: grace }), 'DELETE', `${W}/{id}`);
     documented(await api.delete(`${W}/${id}`, { token: ada }), 'DELETE', `${W}/{id}`);
     documented(await api.delete(`${W}/${id}`, { token: ada }), 'DELETE', `${W}/{id}`);
-    expect(checked).toBe(21);
+    expect(checked).toBe(27);
     // The schemas are not vacuous: a secret in a listed endpoint, or a missing field, does not validate.
     const listSchema = ajv.compile({ $ref: `${DOC_ID}#/${pointer('paths', W, 'get', 'responses', '200', 'content', 'application/json', 'schema')}` });
     expect(listSchema({ items: [{ ...created.body }] })).toBe(false);
@@ -510,7 +558,7 @@ describe('webhook management over GraphQL', () => {
   });
   afterAll(() => server?.stop());
 
-  const FIELDS = 'id url events description enabled disabledReason createdAt updatedAt';
+  const FIELDS = 'id url events description enabled disabledReason lastSuccessAt failingSince createdAt updatedAt';
   const DELIVERY = 'id eventId event status attempts { at statusCode durationMs error } nextAttemptAt createdAt';
 
   async function data(query: string, variables?: Record<string, unknown>, token = ada) {
@@ -638,7 +686,10 @@ describe('webhook management over GraphQL', () => {
       `mutation { deleteWebhook(id: "${created.id}") }`,
       `mutation { testWebhook(id: "${created.id}") { id } }`,
       `mutation { retryWebhookDelivery(webhookId: "${created.id}", deliveryId: "${ping.id}") { id } }`,
+      `mutation { recoverWebhook(id: "${created.id}", since: "2026-01-01") { count } }`,
+      `mutation { rotateWebhookSecret(id: "${created.id}") { secret } }`,
       '{ webhook(id: "whk_nope") { id } }',
+      'mutation { rotateWebhookSecret(id: "whk_nope") { secret } }',
     ];
     for (const op of operations) {
       const member = onlyError(await api.graphql(op, undefined, { token: grace }), 'FORBIDDEN', 'Forbidden');

@@ -6,6 +6,9 @@ import {
   createWebhookInput,
   deliveryPage,
   deliveryView,
+  recoverWebhookInput,
+  recoveryView,
+  rotatedSecretView,
   updateWebhookInput,
   webhookList,
   webhookView,
@@ -42,7 +45,7 @@ export const webhookRoutes = [
   }),
   defineRoute({
     ...common, method: 'PATCH', path: '/api/v1/webhooks/{id}', operationId: 'updateWebhook',
-    summary: 'ADMIN: change url, events, description or enabled (enabling clears disabledReason)',
+    summary: 'ADMIN: change url, events, description or enabled (re-enabling clears disabledReason and failingSince)',
     params: idParams,
     body: updateWebhookInput,
     success: { status: 200, description: 'The updated endpoint', schema: webhookView },
@@ -89,5 +92,22 @@ export const webhookRoutes = [
     errors: [403, 404],
     handler: async ({ params, ctx, caller }) =>
       ctx.services.webhooks.retryDelivery({ caller, id: params.id, deliveryId: params.deliveryId }),
+  }),
+  defineRoute({
+    ...common, method: 'POST', path: '/api/v1/webhooks/{id}/recover', operationId: 'recoverWebhook',
+    summary: 'ADMIN: one more attempt now for every FAILED delivery of the endpoint created at or after `since`',
+    params: idParams,
+    body: recoverWebhookInput,
+    success: { status: 202, description: '`{count}`: the deliveries made PENDING, due now', schema: recoveryView },
+    errors: [400, 403, 404],
+    handler: async ({ params, body, ctx, caller }) => ctx.services.webhooks.recover({ caller, id: params.id, input: body }),
+  }),
+  defineRoute({
+    ...common, method: 'POST', path: '/api/v1/webhooks/{id}/rotate-secret', operationId: 'rotateWebhookSecret',
+    summary: 'ADMIN: a new signing secret; for 24 hours deliveries are signed with the new and the previous one',
+    params: idParams,
+    success: { status: 200, description: '`{secret}`: the new secret, shown only here', schema: rotatedSecretView },
+    errors: [403, 404],
+    handler: async ({ params, ctx, caller }) => ctx.services.webhooks.rotateSecret({ caller, id: params.id }),
   }),
 ];

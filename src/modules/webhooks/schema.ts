@@ -4,7 +4,7 @@
 import { builder } from '../../graphql/builder.js';
 import { definedInput, forwardConnection } from '../../graphql/connection.js';
 import { encodeCursor } from '../../db/keyset.js';
-import { type CreatedWebhookView, type DeliveryView, type WebhookView } from './service.js';
+import { type CreatedWebhookView, type DeliveryView, type RecoveryView, type RotatedSecretView, type WebhookView } from './service.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type AttemptView = DeliveryView['attempts'][number];
@@ -20,6 +20,8 @@ const endpointFields = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, WebhookVi
     nullable: true,
     description: 'Why the endpoint is disabled (e.g. the receiver answered 410 Gone); null when enabled',
   }),
+  lastSuccessAt: t.expose('lastSuccessAt', { type: 'DateTime', nullable: true, description: 'The last delivery answered with a 2xx; null if none yet' }),
+  failingSince: t.expose('failingSince', { type: 'DateTime', nullable: true, description: 'The first failed attempt since the last success; null while healthy' }),
   createdAt: t.expose('createdAt', { type: 'DateTime' }),
   updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
 });
@@ -63,6 +65,18 @@ export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery'
   }),
 });
 
+const RecoverWebhookPayload = builder.objectRef<RecoveryView>('RecoverWebhookPayload').implement({
+  description: 'What recoverWebhook did.',
+  fields: (t) => ({ count: t.exposeInt('count', { description: 'How many FAILED deliveries were made PENDING, due now' }) }),
+});
+
+const RotateWebhookSecretPayload = builder.objectRef<RotatedSecretView>('RotateWebhookSecretPayload').implement({
+  description: 'The new signing secret, shown only here.',
+  fields: (t) => ({
+    secret: t.exposeString('secret', { description: '`whsec_…`. The previous secret also signs deliveries for 24 hours' }),
+  }),
+});
+
 const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
   fields: (t) => ({
     url: t.string({ required: true }),
@@ -75,7 +89,7 @@ const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
     url: t.string(),
     events: t.stringList(),
     description: t.string({ description: 'null clears it' }),
-    enabled: t.boolean({ description: 'true re-enables the endpoint and clears disabledReason' }),
+    enabled: t.boolean({ description: 'true re-enables a disabled endpoint and clears disabledReason and failingSince' }),
   }),
 });
 
@@ -122,7 +136,7 @@ builder.mutationFields((t) => ({
   updateWebhook: t.field({
     type: WebhookEndpoint,
     authScopes: { authenticated: true },
-    description: 'ADMIN: change url, events, description or enabled (enabling clears disabledReason).',
+    description: 'ADMIN: change url, events, description or enabled (re-enabling clears disabledReason and failingSince).',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
     resolve: async (_, { id, input }, ctx) =>
       ctx.services.webhooks.update({ caller: await ctx.requireCaller(), id, input: definedInput(input, ['description']) }),
@@ -150,5 +164,20 @@ builder.mutationFields((t) => ({
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
     resolve: async (_, { webhookId, deliveryId }, ctx) =>
       ctx.services.webhooks.retryDelivery({ caller: await ctx.requireCaller(), id: webhookId, deliveryId }),
+  }),
+  recoverWebhook: t.field({
+    type: RecoverWebhookPayload,
+    authScopes: { authenticated: true },
+    description: 'ADMIN: one more attempt now for every FAILED delivery of the endpoint created at or after `since` (not in the future).',
+    args: { id: t.arg.id({ required: true }), since: t.arg({ type: 'DateTime', required: true }) },
+    resolve: async (_, { id, since }, ctx) =>
+      ctx.services.webhooks.recover({ caller: await ctx.requireCaller(), id, input: { since: since.toISOString() } }),
+  }),
+  rotateWebhookSecret: t.field({
+    type: RotateWebhookSecretPayload,
+    authScopes: { authenticated: true },
+    description: 'ADMIN: a new signing secret. For 24 hours deliveries are signed with the new and the previous one (new first).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => ctx.services.webhooks.rotateSecret({ caller: await ctx.requireCaller(), id }),
   }),
 }));

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
-import { forbidden, notFound } from '../../errors.js';
+import { badInput, forbidden, notFound } from '../../errors.js';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
 import { keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
@@ -14,6 +14,8 @@ import { EVENT_TYPES } from '../events/outbox.js';
 import { assertDeliverableUrl, MAX_URL_LENGTH, urlFormProblem } from './url-guard.js';
 
 export const TEST_EVENT = 'webhook.test';
+/** How long a rotated-out secret still signs deliveries, beside the new one. */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
 /** Why an endpoint is disabled when an ADMIN turns it off by hand. */
 export const DISABLED_BY_ADMIN = 'Disabled by an administrator';
 
@@ -39,7 +41,7 @@ export const updateWebhookInput = z
     url: url.optional(),
     events: events.optional(),
     description: description.optional(),
-    enabled: z.boolean().optional().describe('true re-enables the endpoint and clears disabledReason'),
+    enabled: z.boolean().optional().describe('true re-enables a disabled endpoint and clears disabledReason and failingSince'),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'give at least one of url, events, description, enabled' });
 
@@ -50,6 +52,8 @@ export const webhookView = z.object({
   description: z.string().nullable(),
   enabled: z.boolean(),
   disabledReason: z.string().nullable().describe('Why the endpoint is disabled (e.g. the receiver answered 410 Gone); null when enabled'),
+  lastSuccessAt: z.string().nullable().describe('ISO 8601 UTC: the last delivery the receiver answered with a 2xx; null if none yet'),
+  failingSince: z.string().nullable().describe('ISO 8601 UTC: the first failed attempt since the last success; null while healthy'),
   createdAt: z.string().describe('ISO 8601 UTC'),
   updatedAt: z.string().describe('ISO 8601 UTC'),
 });
@@ -59,6 +63,23 @@ export const createdWebhookView = webhookView.extend({
 });
 export type CreatedWebhookView = z.infer<typeof createdWebhookView>;
 export const webhookList = z.object({ items: z.array(webhookView) });
+
+/** The same instants analytics takes (`from`, `to`): a date means its midnight UTC. */
+const instant = z.union([z.iso.date(), z.iso.datetime()], {
+  error: (issue) => (issue.input === undefined ? 'is required' : 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)'),
+});
+export const recoverWebhookInput = z.strictObject({
+  since: instant.describe(
+    'ISO 8601 date or UTC date-time, not in the future: FAILED deliveries created at or after it get one more attempt. ' +
+      'One older than the delivery log retention (WEBHOOK_LOG_RETENTION_DAYS) means every FAILED delivery still kept',
+  ),
+});
+export const recoveryView = z.object({ count: z.number().int().describe('How many FAILED deliveries were made PENDING, due now') });
+export type RecoveryView = z.infer<typeof recoveryView>;
+export const rotatedSecretView = z.object({
+  secret: z.string().describe('`whsec_…`: the new signing secret. The previous one also signs deliveries for 24 hours'),
+});
+export type RotatedSecretView = z.infer<typeof rotatedSecretView>;
 
 export const attemptView = z.object({
   at: z.string().describe('ISO 8601 UTC: when the attempt started'),
@@ -85,6 +106,8 @@ export const toWebhookView = (w: WebhookEndpoint): WebhookView => ({
   description: w.description,
   enabled: w.enabled,
   disabledReason: w.enabled ? null : w.disabledReason,
+  lastSuccessAt: w.lastSuccessAt?.toISOString() ?? null,
+  failingSince: w.failingSince?.toISOString() ?? null,
   createdAt: w.createdAt.toISOString(),
   updatedAt: w.updatedAt.toISOString(),
 });
@@ -109,6 +132,32 @@ function assertAdmin(caller: Caller): void {
   if (caller.role !== 'ADMIN') throw forbidden();
 }
 
+/** Longer than any id this service makes (`whk_` or `dlv_` and a 26-character ULID), with room to spare. */
+const MAX_ID_LENGTH = 64;
+
+/**
+ * What was not found, for an id from the caller. An id no row can have (a NUL byte, which
+ * PostgreSQL text cannot even hold and would fail the query with, another control character, or
+ * a huge string) is not looked up, and not echoed back either.
+ */
+function lookupId(what: string, id: string): string {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (id.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) throw notFound(what);
+  return id;
+}
+
+/**
+ * The one rule for "one more attempt now", for retry (one delivery) and recover (many): PENDING,
+ * due at once, any worker's lease dropped. The attempt count is kept, so a delivery whose schedule
+ * is spent gets exactly one more attempt (FAILED again if it fails). A delivery the relay has
+ * created but not yet made due (PENDING, nextAttemptAt null) is left as it is: it is due as soon
+ * as its event is published, and must not go out before subscribers see the event.
+ */
+const oneMoreAttempt = {
+  where: { NOT: { status: 'PENDING', nextAttemptAt: null } },
+  data: () => ({ status: 'PENDING', nextAttemptAt: new Date(), lockedUntil: null }),
+} satisfies { where: Prisma.WebhookDeliveryWhereInput; data: () => Prisma.WebhookDeliveryUpdateManyMutationInput };
+
 export interface ListDeliveriesOptions extends PageOptions {
   caller: Caller;
   id: string;
@@ -118,7 +167,7 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
   const allowPrivate = () => config.webhook.allowPrivateTargets;
 
   async function findEndpoint(id: string): Promise<WebhookEndpoint> {
-    const endpoint = await db.webhookEndpoint.findUnique({ where: { id } });
+    const endpoint = await db.webhookEndpoint.findUnique({ where: { id: lookupId('Webhook', id) } });
     if (!endpoint) throw notFound(`Webhook ${id}`);
     return endpoint;
   }
@@ -168,8 +217,9 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
     },
 
     /**
-     * Changes the given fields. `enabled: true` re-enables and clears disabledReason;
-     * `enabled: false` on an enabled endpoint records that an ADMIN disabled it.
+     * Changes the given fields. `enabled: true` on a disabled endpoint re-enables it and clears
+     * disabledReason and failingSince; `enabled: false` on an enabled endpoint records that an
+     * ADMIN disabled it.
      */
     async update({ caller, id, input }: { caller: Caller; id: string; input: unknown }): Promise<WebhookView> {
       assertAdmin(caller);
@@ -177,11 +227,14 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
       if (data.url !== undefined) await assertDeliverableUrl(data.url, allowPrivate());
       const { enabled, ...fields } = data;
       return db.$transaction(async (tx) => {
-        const current = await tx.webhookEndpoint.findUnique({ where: { id }, select: { enabled: true } });
+        const current = await tx.webhookEndpoint.findUnique({ where: { id: lookupId('Webhook', id) }, select: { enabled: true } });
         if (!current) throw notFound(`Webhook ${id}`);
         const state =
-          enabled === true
-            ? { enabled: true, disabledReason: null }
+          enabled === true && !current.enabled
+            ? // A fresh start: the health clock that disables an endpoint starts again at its next
+              // failure. (On an endpoint that is enabled, `enabled: true` changes nothing: it does
+              // not reset the clock of one that is failing.)
+              { enabled: true, disabledReason: null, failingSince: null }
             : // Disabling a disabled endpoint keeps the first reason (e.g. the receiver's 410 Gone).
               enabled === false && current.enabled
               ? { enabled: false, disabledReason: DISABLED_BY_ADMIN }
@@ -193,7 +246,7 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
     /** Deletes the endpoint with its deliveries and attempts. */
     async delete({ caller, id }: { caller: Caller; id: string }): Promise<void> {
       assertAdmin(caller);
-      const deleted = await db.webhookEndpoint.deleteMany({ where: { id } });
+      const deleted = await db.webhookEndpoint.deleteMany({ where: { id: lookupId('Webhook', id) } });
       if (deleted.count === 0) throw notFound(`Webhook ${id}`);
     },
 
@@ -221,23 +274,67 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
     },
 
     /**
-     * One more attempt now, whatever the delivery's state (PENDING, SUCCEEDED or FAILED): it is
-     * due at once, and any worker's lease on it is dropped. The attempt count is kept, so a
-     * delivery whose schedule is spent gets exactly one more attempt. A delivery still waiting for
-     * its event to be published is left as it is (it goes out right after).
+     * One more attempt now (oneMoreAttempt), whatever the delivery's state (PENDING, SUCCEEDED or
+     * FAILED). A delivery still waiting for its event to be published is left as it is (it goes
+     * out right after).
      */
     async retryDelivery({ caller, id, deliveryId }: { caller: Caller; id: string; deliveryId: string }): Promise<DeliveryView> {
       assertAdmin(caller);
       await findEndpoint(id);
+      lookupId('Delivery', deliveryId);
       await db.webhookDelivery.updateMany({
-        // Not one the relay has created but not yet made due (PENDING, nextAttemptAt null): it is
-        // due as soon as its event is published, and must not go out before subscribers see it.
-        where: { id: deliveryId, endpointId: id, NOT: { status: 'PENDING', nextAttemptAt: null } },
-        data: { status: 'PENDING', nextAttemptAt: new Date(), lockedUntil: null },
+        where: { id: deliveryId, endpointId: id, ...oneMoreAttempt.where },
+        data: oneMoreAttempt.data(),
       });
       const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: id }, include: withAttempts });
       if (!delivery) throw notFound(`Delivery ${deliveryId}`);
       return toDeliveryView(delivery);
+    },
+
+    /**
+     * Bulk retry, as Svix's recover: every FAILED delivery of the endpoint created at or after
+     * `since` gets one more attempt now (oneMoreAttempt), in one statement. `since` may not be in
+     * the future (nothing could match: surely a mistake). One older than the delivery log
+     * retention is accepted and means "every FAILED delivery still kept": older ones are deleted.
+     * On a disabled endpoint the recovered deliveries wait, due, until it is enabled again (the
+     * worker sends only to enabled endpoints).
+     */
+    async recover({ caller, id, input }: { caller: Caller; id: string; input: unknown }): Promise<RecoveryView> {
+      assertAdmin(caller);
+      const { since } = parseWith(recoverWebhookInput, input, '');
+      const from = new Date(since);
+      if (from.getTime() > Date.now()) throw badInput('since', 'must not be in the future');
+      await findEndpoint(id);
+      const { count } = await db.webhookDelivery.updateMany({
+        where: { endpointId: id, status: 'FAILED', createdAt: { gte: from }, ...oneMoreAttempt.where },
+        data: oneMoreAttempt.data(),
+      });
+      return { count };
+    },
+
+    /**
+     * A new signing secret. The one it replaces keeps signing deliveries beside it (the new one
+     * first) for PREVIOUS_SECRET_TTL_MS, so receivers can switch without losing a delivery.
+     *
+     * Rotating again within those 24 hours: the secret being replaced (the one the last rotation
+     * made) becomes previousSecret, with a new 24 hours, and the one before it stops verifying at
+     * once. Deliveries carry at most two signatures, and the secret a receiver most likely still
+     * uses is the one it was last given; an admin rotating twice in a row is usually replacing a
+     * secret that leaked, and then the oldest one must not stay valid.
+     *
+     * One statement, so two rotations at once cannot both move the same secret aside.
+     */
+    async rotateSecret({ caller, id }: { caller: Caller; id: string }): Promise<RotatedSecretView> {
+      assertAdmin(caller);
+      const secret = newSecret();
+      // The expiry on the database's clock (now()), the one the worker's SQL compares leases and due times with.
+      const rotated = await db.$executeRaw`
+        UPDATE "WebhookEndpoint"
+           SET "previousSecret" = secret, secret = ${secret},
+               "previousSecretExpiresAt" = now() + ${PREVIOUS_SECRET_TTL_MS}::float8 * interval '1 millisecond', "updatedAt" = now()
+         WHERE id = ${lookupId('Webhook', id)}`;
+      if (rotated === 0) throw notFound(`Webhook ${id}`);
+      return { secret };
     },
   };
 }
