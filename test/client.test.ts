@@ -330,6 +330,8 @@ describe('LearningClient against the real server', () => {
       testWebhook: ['webhooks.test'],
       listWebhookDeliveries: ['webhooks.deliveries'],
       retryWebhookDelivery: ['webhooks.retryDelivery'],
+      recoverWebhook: ['webhooks.recover'],
+      rotateWebhookSecret: ['webhooks.rotateSecret'],
     };
     const openapi = (await api.get('/api/openapi.json')).body as { paths: Record<string, Record<string, { operationId?: string }>> };
     const operationIds = Object.values(openapi.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
@@ -667,6 +669,34 @@ describe('LearningClient against the real server', () => {
         const gone = await rejection(ada.webhooks.get(hook.id));
         expect(gone).toBeInstanceOf(NotFoundError);
         expect(gone.message).toBe(`Webhook ${hook.id} not found`);
+      } finally {
+        await receiver.close();
+      }
+    });
+  });
+
+  describe('webhooks.rotateSecret and webhooks.recover', () => {
+    it('a rotated secret and the previous one both verify the next delivery; recover counts, and names a bad since', async () => {
+      const receiver = await startReceiver(() => 200);
+      try {
+        const hook = await ada.webhooks.create({ url: receiver.url, events: ['user.created'] });
+        const secret = await ada.webhooks.rotateSecret(hook.id);
+        expect(secret).toMatch(/^whsec_/);
+        expect(secret).not.toBe(hook.secret);
+        const ping = await ada.webhooks.test(hook.id);
+        const hit = await waitFor('the ping', () => receiver.hits.find((h) => h.headers['webhook-id'] === ping.eventId));
+        expect(verifyWebhook(hit.body, hit.headers, secret).id).toBe(ping.eventId);
+        expect(verifyWebhook(hit.body, hit.headers, hook.secret).id).toBe(ping.eventId);
+
+        // Nothing has FAILED (the ping succeeded): none to recover, since a Date or a date.
+        expect(await ada.webhooks.recover(hook.id, new Date(Date.parse(ping.createdAt) - 60_000))).toBe(0);
+        expect(await ada.webhooks.recover(hook.id, '2026-01-01')).toBe(0);
+        const future = await rejection(ada.webhooks.recover(hook.id, new Date(Date.now() + 86_400_000)));
+        expect(future).toBeInstanceOf(ValidationError);
+        expect(future).toMatchObject({ status: 400, field: 'since', message: 'since: must not be in the future' });
+        expect(await rejection(grace.webhooks.rotateSecret(hook.id))).toBeInstanceOf(PermissionDeniedError);
+        expect(await rejection(ada.webhooks.recover('whk_nope', '2026-01-01'))).toBeInstanceOf(NotFoundError);
+        await ada.webhooks.delete(hook.id);
       } finally {
         await receiver.close();
       }

@@ -152,7 +152,7 @@ export class LearningClient {
     list: async (options?: CallOptions): Promise<Webhook[]> =>
       (await this.transport.rest<{ items: Webhook[] }>('GET', '/api/v1/webhooks', options)).items,
     get: (id: string, options?: CallOptions): Promise<Webhook> => this.transport.rest('GET', `/api/v1/webhooks/${path(id)}`, options),
-    /** Changes url, events, description or enabled (enabling clears disabledReason). */
+    /** Changes url, events, description or enabled (re-enabling clears disabledReason and failingSince). */
     update: (id: string, input: UpdateWebhookInput, options?: CallOptions): Promise<Webhook> =>
       this.transport.rest('PATCH', `/api/v1/webhooks/${path(id)}`, { ...options, body: input }),
     /** Deletes an endpoint with its deliveries. */
@@ -168,6 +168,20 @@ export class LearningClient {
     /** One more attempt of a delivery now, whatever its status. */
     retryDelivery: (id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery> =>
       this.transport.rest('POST', `/api/v1/webhooks/${path(id)}/deliveries/${path(deliveryId)}/retry`, options),
+    /**
+     * One more attempt now for every FAILED delivery of the endpoint created at or after `since`
+     * (an ISO 8601 date or UTC date-time, or a Date; not in the future). Resolves with how many.
+     */
+    recover: async (id: string, since: string | Date, options?: CallOptions): Promise<number> => {
+      const body = { since: since instanceof Date ? since.toISOString() : since };
+      return (await this.transport.rest<{ count: number }>('POST', `/api/v1/webhooks/${path(id)}/recover`, { ...options, body })).count;
+    },
+    /**
+     * A new signing secret (`whsec_…`), shown only here. For 24 hours deliveries carry a signature
+     * with the new and one with the previous secret, so receivers can switch without a gap.
+     */
+    rotateSecret: async (id: string, options?: CallOptions): Promise<string> =>
+      (await this.transport.rest<{ secret: string }>('POST', `/api/v1/webhooks/${path(id)}/rotate-secret`, options)).secret,
   };
 
   /** The current user's API keys. */

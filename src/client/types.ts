@@ -92,6 +92,10 @@ export interface Webhook {
   enabled: boolean;
   /** Why the endpoint is disabled (e.g. the receiver answered 410 Gone); null when enabled. */
   disabledReason: string | null;
+  /** The last delivery the receiver answered with a 2xx; null if none yet. */
+  lastSuccessAt: string | null;
+  /** The first failed attempt since the last success; null while healthy. */
+  failingSince: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -113,7 +117,7 @@ export interface UpdateWebhookInput {
   events?: EventType[];
   /** null clears it */
   description?: string | null;
-  /** true re-enables the endpoint and clears disabledReason */
+  /** true re-enables a disabled endpoint and clears disabledReason and failingSince */
   enabled?: boolean;
 }
 
