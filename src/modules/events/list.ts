@@ -3,8 +3,10 @@
 // Query.events are thin adapters over `list`.
 //
 // Cost: one keyset read on the unique index of `position` (`position > cursor ORDER BY position
-// LIMIT n`), plus, with `since`, one read on the createdAt index to find where that time starts
-// in commit order. Neither scans the history before the cursor.
+// LIMIT n`): the rows read are the page, however long the history before the cursor. With
+// `since`, one more statement first finds where that time starts in commit order (the first
+// positioned event that new), through either index as the planner sees fit; from there on the
+// page is the same keyset read. A rare `types` filter reads past the events of other types.
 import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
@@ -103,9 +105,12 @@ export function createEventLogService({ db }: { db: Db }) {
       }
       if (since) {
         // Where `since` starts in commit order: no positioned event before this one is that new.
-        const { _min } = await db.event.aggregate({ _min: { position: true }, where: { createdAt: { gte: since }, position: { not: null } } });
-        if (_min.position === null) return { items: [], hasMore: false, nextCursor: null };
-        if (_min.position - 1n > from) from = _min.position - 1n;
+        // As ORDER BY … LIMIT 1 (not min(), which Prisma wraps in a subquery the planner cannot
+        // shortcut), PostgreSQL may read either index and stops at the first match.
+        const [first] = await db.$queryRaw<{ position: bigint }[]>`
+          SELECT position FROM "Event" WHERE "createdAt" >= ${since} AND position > ${from} ORDER BY position LIMIT 1`;
+        if (!first) return { items: [], hasMore: false, nextCursor: null };
+        from = first.position - 1n;
       }
 
       const rows = await db.event.findMany({

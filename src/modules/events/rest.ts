@@ -4,9 +4,13 @@ import { asyncApiDocument } from './asyncapi.js';
 import { EVENT_NAMES } from './catalog.js';
 import { eventListPage, eventTypeList, MAX_EVENT_PAGE, toEventListItem } from './list.js';
 
+/**
+ * The first whole millisecond at or after an instant: timestamps are stored to the millisecond,
+ * so `since=…00.123456Z` (Python's isoformat) must not let an event of …00.123 through.
+ */
 const instant = z
   .union([z.iso.date(), z.iso.datetime()], { error: 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)' })
-  .transform((s) => new Date(s));
+  .transform((s) => new Date(Date.parse(s) + (/\.\d{3}\d*[1-9]\d*Z$/.test(s) ? 1 : 0)));
 
 const listQuery = z.object({
   types: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional()

@@ -1,0 +1,358 @@
+// GET /api/v1/events and Query.events, the polling twins of Subscription.events, over real HTTP
+// on a real database: paging with nextCursor (REST) and endCursor (GraphQL) gives exactly the
+// events a subscription replaying from the same cursor gives (same ids, same order, same
+// fields), `types` and `since` filter, the default page is 100, hostile values are a 400 naming
+// the field, credentials are required, an expired cursor is refused, and on a long history the
+// statement the server sends reads the position index, not the history.
+import { randomBytes } from 'node:crypto';
+import { createClient as createSseClient } from 'graphql-sse';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LearningEvent } from '../src/client/index.js';
+import { expectError } from './support/assert.js';
+import { client, type Client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { DATABASES, sql, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
+import { waitFor } from './support/wait.js';
+
+const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+interface Listed {
+  id: string;
+  event: string;
+  timestamp: string;
+  lessonId?: string;
+  userId?: string;
+  path?: string;
+}
+interface Page {
+  items: Listed[];
+  nextCursor: string | null;
+}
+
+const EVENTS_QUERY = `query($first: Int, $after: String, $types: [String!], $since: DateTime) {
+  events(first: $first, after: $after, types: $types, since: $since) {
+    edges { cursor node { id event timestamp lessonId userId path } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+const SUBSCRIPTION = `subscription($types: [String!], $after: ID) {
+  events(types: $types, after: $after) { id event timestamp lessonId userId path }
+}`;
+
+/** A listed event in the subscription's shape: the payload's fields, the others null. */
+const asSubscribed = (e: Listed): LearningEvent => ({
+  id: e.id,
+  event: e.event as LearningEvent['event'],
+  timestamp: e.timestamp,
+  lessonId: e.lessonId ?? null,
+  userId: e.userId ?? null,
+  path: e.path ?? null,
+});
+
+function harness(kind: DatabaseKind) {
+  const h = {} as { server: TestServer; api: Client; ada: string; grace: string; adaId: string };
+  beforeAll(async () => {
+    h.server = await startTestServer({ kind, env: NO_RATE_LIMITS });
+    h.api = client(h.server.url);
+    h.ada = (await h.api.loginAs('ada')).token;
+    h.grace = (await h.api.loginAs('grace')).token;
+    h.adaId = (await h.api.get('/api/v1/user/me', { token: h.ada })).body.id as string;
+  });
+  afterAll(() => h.server?.stop());
+  return h;
+}
+
+/** Every page of GET /api/v1/events from `query` on, following nextCursor; also returns the pages. */
+async function pageThrough(api: Client, token: string, query: Record<string, string>): Promise<{ items: Listed[]; pages: Page[] }> {
+  const pages: Page[] = [];
+  let after: string | undefined = query.after;
+  for (;;) {
+    const params = new URLSearchParams({ ...query, ...(after ? { after } : {}) });
+    const reply = await api.get(`/api/v1/events?${params}`, { token });
+    expect(reply.status, reply.text).toBe(200);
+    const page = reply.body as Page;
+    pages.push(page);
+    if (page.nextCursor === null) break;
+    expect(page.nextCursor).toBe(page.items[page.items.length - 1]!.id);
+    after = page.nextCursor;
+  }
+  return { items: pages.flatMap((p) => p.items), pages };
+}
+
+/** Every page of Query.events from `variables` on, following endCursor. */
+async function connectionThrough(api: Client, token: string, variables: Record<string, unknown>): Promise<LearningEvent[]> {
+  const nodes: LearningEvent[] = [];
+  let after = variables.after as string | undefined;
+  for (;;) {
+    const reply = await api.graphql(EVENTS_QUERY, { ...variables, after }, { token });
+    expect(reply.body.errors, reply.text).toBeUndefined();
+    const { edges, pageInfo } = reply.body.data.events as {
+      edges: { cursor: string; node: LearningEvent }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+    for (const edge of edges) expect(edge.cursor).toBe(edge.node.id);
+    nodes.push(...edges.map((e) => e.node));
+    if (!pageInfo.hasNextPage) return nodes;
+    after = pageInfo.endCursor!;
+  }
+}
+
+/** Subscribes (SSE) with `after` and collects until `count` events arrived. */
+async function subscribed(server: TestServer, token: string, variables: { after: string; types?: string[] }, count: number): Promise<LearningEvent[]> {
+  const events: LearningEvent[] = [];
+  const errors: unknown[] = [];
+  const sse = createSseClient({ url: `${server.url}/graphql`, singleConnection: false, retryAttempts: 0, headers: { authorization: `Bearer ${token}` } });
+  const stop = sse.subscribe<{ events: LearningEvent }>({ query: SUBSCRIPTION, variables }, {
+    next: (result) => {
+      if (result.errors) errors.push(...result.errors);
+      if (result.data?.events) events.push(result.data.events);
+    },
+    error: (error) => errors.push(error),
+    complete: () => {},
+  });
+  try {
+    await waitFor(`${count} subscribed events`, () => (errors.length ? Promise.reject(new Error(JSON.stringify(errors))) : events.length >= count));
+    return events;
+  } finally {
+    stop();
+    sse.dispose();
+  }
+}
+
+/** Causes a mix of events through the API and returns how many. */
+async function causeEvents(h: { api: Client; ada: string }, rounds: number): Promise<number> {
+  for (let i = 0; i < rounds; i++) {
+    const lesson = await h.api.post('/api/v1/lessons', { title: `List ${i}`, body: 'B' }, { token: h.ada });
+    expect(lesson.status).toBe(201);
+    const id = lesson.body.id as string;
+    expect((await h.api.post(`/api/v1/lessons/publish?id=${id}`, undefined, { token: h.ada })).status).toBe(200);
+    expect((await h.api.patch(`/api/v1/lessons?id=${id}`, { summary: `S${i}` }, { token: h.ada })).status).toBe(200);
+    expect((await h.api.patch('/api/v1/user/me', { name: `Ada ${i}` }, { token: h.ada })).status).toBe(200);
+    expect((await h.api.post('/api/analytics/views', { path: `/list/${i}` })).status).toBe(202);
+  }
+  return rounds * 4;
+}
+
+/** The id of the newest positioned event (one is recorded first if there is none). */
+async function newestId(h: { api: Client; grace: string }): Promise<string> {
+  const probe = `/probe/${randomBytes(4).toString('hex')}`;
+  expect((await h.api.post('/api/analytics/views', { path: probe })).status).toBe(202);
+  const all = await waitFor('the probe in the list', async () => {
+    const { items } = await pageThrough(h.api, h.grace, { limit: '1000' });
+    return items.some((e) => e.path === probe) && items;
+  });
+  return all[all.length - 1]!.id;
+}
+
+describe.each(DATABASES)('the event list on %s', (kind) => {
+  const h = harness(kind);
+
+  it('pages, by REST and by GraphQL, through exactly the events the subscription replays: same ids, order and fields', async () => {
+    const start = await newestId(h);
+    const caused = await causeEvents(h, 6);
+    const rest = await waitFor('every caused event in the list', async () => {
+      const { items } = await pageThrough(h.api, h.grace, { after: start });
+      return items.length >= caused && items;
+    });
+    const { items, pages } = await pageThrough(h.api, h.grace, { after: start, limit: '5' });
+    expect(items).toEqual(rest);
+    expect(pages.length).toBe(Math.ceil(rest.length / 5));
+    expect(pages.slice(0, -1).every((p) => p.items.length === 5)).toBe(true);
+    expect(new Set(items.map((e) => e.id)).size).toBe(items.length);
+    for (const e of items) {
+      expect(e.id).toMatch(/^evt_[0-9a-z]{26}$/);
+      expect(e.timestamp).toMatch(ISO_MS_Z);
+      // Only the payload's own fields: none of another event type's.
+      const subject = e.event.startsWith('lesson.') ? 'lessonId' : e.event.startsWith('user.') ? 'userId' : 'path';
+      expect(Object.keys(e).sort()).toEqual(['event', 'id', subject, 'timestamp'].sort());
+    }
+    expect(items.filter((e) => e.userId === h.adaId).map((e) => e.event)).toEqual(Array(6).fill('user.updated'));
+
+    const graph = await connectionThrough(h.api, h.grace, { after: start, first: 4 });
+    expect(graph).toEqual(items.map(asSubscribed));
+    const live = await subscribed(h.server, h.grace, { after: start }, items.length);
+    expect(live.slice(0, items.length)).toEqual(items.map(asSubscribed));
+
+    // The same with a filter on both sides.
+    const types = ['lesson.published', 'analytics.hit'];
+    const filtered = await pageThrough(h.api, h.grace, { after: start, limit: '3', types: types.join(',') });
+    expect(filtered.items).toEqual(items.filter((e) => types.includes(e.event)));
+    expect(filtered.items.length).toBe(12);
+    expect(await connectionThrough(h.api, h.grace, { after: start, first: 5, types })).toEqual(filtered.items.map(asSubscribed));
+    const liveFiltered = await subscribed(h.server, h.grace, { after: start, types }, filtered.items.length);
+    expect(liveFiltered.slice(0, filtered.items.length)).toEqual(filtered.items.map(asSubscribed));
+  });
+
+  it('filters by one type, and by since (alone and with after)', async () => {
+    const all = (await pageThrough(h.api, h.ada, { limit: '1000' })).items;
+    expect(all.length).toBeGreaterThan(20);
+    const updated = await pageThrough(h.api, h.ada, { types: 'lesson.updated' });
+    expect(updated.items).toEqual(all.filter((e) => e.event === 'lesson.updated'));
+    expect(updated.items.length).toBeGreaterThan(0);
+
+    const middle = all[Math.floor(all.length / 2)]!;
+    const newer = all.filter((e) => e.timestamp >= middle.timestamp);
+    expect(newer.length).toBeLessThan(all.length);
+    expect((await pageThrough(h.api, h.ada, { since: middle.timestamp, limit: '4' })).items).toEqual(newer);
+    // With after: both apply.
+    const cut = all[all.length - 4]!;
+    expect((await pageThrough(h.api, h.ada, { since: middle.timestamp, after: all[2]!.id })).items).toEqual(newer);
+    expect((await pageThrough(h.api, h.ada, { since: middle.timestamp, after: cut.id })).items).toEqual(all.slice(-3));
+    // Finer than a millisecond (as Python's isoformat writes): the events of that millisecond are older.
+    const micro = middle.timestamp.replace('Z', '001Z');
+    expect((await pageThrough(h.api, h.ada, { since: micro })).items).toEqual(all.filter((e) => e.timestamp > middle.timestamp));
+    // A date means midnight UTC; a time after every event gives nothing.
+    const today = middle.timestamp.slice(0, 10);
+    expect((await pageThrough(h.api, h.ada, { since: today })).items).toEqual(all.filter((e) => e.timestamp >= `${today}T00:00:00.000Z`));
+    expect(await h.api.get('/api/v1/events?since=2999-01-01', { token: h.ada }).then((r) => r.body)).toEqual({ items: [], nextCursor: null });
+    const sinceGraph = await connectionThrough(h.api, h.ada, { since: middle.timestamp, first: 7 });
+    expect(sinceGraph).toEqual(newer.map(asSubscribed));
+  });
+
+  it('answers 100 events by default, up to 1000 with limit, and nextCursor null on the last page', async () => {
+    for (let i = 0; i < 7; i++) {
+      const replies = await Promise.all(Array.from({ length: 15 }, (_, j) => h.api.post('/api/analytics/views', { path: `/bulk/${i}/${j}` })));
+      expect(replies.every((r) => r.status === 202)).toBe(true);
+    }
+    const all = await waitFor('the bulk views', async () => {
+      const { items } = await pageThrough(h.api, h.ada, { limit: '1000' });
+      return items.filter((e) => e.path?.startsWith('/bulk/')).length === 105 && items;
+    });
+    const first = (await h.api.get('/api/v1/events', { token: h.ada })).body as Page;
+    expect(first.items).toEqual(all.slice(0, 100));
+    expect(first.nextCursor).toBe(all[99]!.id);
+    const whole = (await h.api.get('/api/v1/events?limit=1000', { token: h.ada })).body as Page;
+    expect(whole).toEqual({ items: all, nextCursor: null });
+    const last = (await h.api.get(`/api/v1/events?after=${all[all.length - 2]!.id}&limit=1`, { token: h.ada })).body as Page;
+    expect(last).toEqual({ items: [all[all.length - 1]], nextCursor: null });
+    expect((await h.api.get(`/api/v1/events?after=${all[all.length - 1]!.id}`, { token: h.ada })).body).toEqual({ items: [], nextCursor: null });
+    const graphFirst = await h.api.graphql(EVENTS_QUERY, {}, { token: h.ada });
+    expect(graphFirst.body.data.events.edges).toHaveLength(100);
+    expect(graphFirst.body.data.events.pageInfo).toMatchObject({ hasNextPage: true, endCursor: all[99]!.id });
+  });
+
+  it('refuses hostile values with a 400 naming the field, and changes nothing', async () => {
+    const before = (await pageThrough(h.api, h.ada, { limit: '1000' })).items;
+    const lesson = (await h.api.get('/api/v1/lessons?limit=1', { token: h.ada })).body.items[0].id as string;
+    const cases: [string, string][] = [
+      ['after', encodeURIComponent('evt_\u0000')],
+      ['after', `${before[0]!.id}%00`],
+      ['after', 'x'.repeat(6000)],
+      ['after', lesson],
+      ['after', h.adaId],
+      ['after', 'evt_01zzzzzzzzzzzzzzzzzzzzzzzz'],
+      ['after', ''],
+      ['after', encodeURIComponent("evt_' OR 1=1 --")],
+      ['limit', '0'],
+      ['limit', '-1'],
+      ['limit', '1.5'],
+      ['limit', '1001'],
+      ['limit', '99999999999999999999999'],
+      ['limit', 'ten'],
+      ['limit', ''],
+      ['limit', '1e3'],
+      ['limit', '%00'],
+      ['types', ''],
+      ['types', 'lesson.nope'],
+      ['types', 'lesson.published,'],
+      ['types', 'webhook.test'],
+      ['types', '%00'],
+      ['types', 'a'.repeat(5000)],
+      ['since', 'yesterday'],
+      ['since', '2026-13-01'],
+      ['since', '2026-01-01T00:00:00+01:00'],
+      ['since', '%00'],
+      ['since', '9'.repeat(5000)],
+    ];
+    for (const [field, value] of cases) {
+      const reply = await h.api.get(`/api/v1/events?${field}=${value}`, { token: h.ada });
+      expectError(reply, 400, new RegExp(`^query\\.${field}: `), `query.${field}`);
+    }
+    // Repeated parameters: the last one counts, and it is validated too.
+    expectError(await h.api.get('/api/v1/events?limit=5&limit=0', { token: h.ada }), 400, /^query\.limit: /, 'query.limit');
+
+    // GraphQL: BAD_USER_INPUT naming the argument.
+    const graphCases: [Record<string, unknown>, string][] = [
+      [{ first: 0 }, 'first'],
+      [{ first: 1001 }, 'first'],
+      [{ first: -5 }, 'first'],
+      [{ after: lesson }, 'after'],
+      [{ after: 'evt_\u0000' }, 'after'],
+      [{ types: ['nope'] }, 'types'],
+      [{ types: [''] }, 'types'],
+    ];
+    for (const [variables, field] of graphCases) {
+      const reply = await h.api.graphql(EVENTS_QUERY, variables, { token: h.ada });
+      expect(reply.body.data, reply.text).toBeNull();
+      expect(reply.body.errors[0].extensions.code, reply.text).toBe('BAD_USER_INPUT');
+      expect(reply.body.errors[0].message).toMatch(new RegExp(`^${field}: `));
+    }
+    const since = await h.api.graphql(EVENTS_QUERY, { since: 'yesterday' }, { token: h.ada });
+    expect(since.body.errors[0].extensions.code, since.text).toBe('BAD_USER_INPUT');
+
+    expect((await pageThrough(h.api, h.ada, { limit: '1000' })).items).toEqual(before);
+    expect((await h.api.get('/readyz')).status).toBe(200);
+  });
+
+  it('needs credentials like the subscription: any signed-in user, none is 403', async () => {
+    expectError(await h.api.get('/api/v1/events'), 403, 'Missing or invalid token');
+    expectError(await h.api.get('/api/v1/events', { token: 'not-a-token' }), 403, 'Missing or invalid token');
+    // Without credentials the input is not even looked at.
+    expectError(await h.api.get('/api/v1/events?limit=0'), 403, 'Missing or invalid token');
+    const anonymous = await h.api.graphql(EVENTS_QUERY, {});
+    expect(anonymous.body.errors[0].extensions.code, anonymous.text).toBe('UNAUTHENTICATED');
+    expect((await h.api.get('/api/v1/events?limit=1', { token: h.grace })).status).toBe(200);
+  });
+});
+
+describe('the event list on a long history (PostgreSQL)', () => {
+  const h = harness('postgres');
+
+  it('an expired after (its event deleted past retention) is a 400 naming after', async () => {
+    const { items } = await pageThrough(h.api, h.ada, { limit: '1000' });
+    const id = await newestId(h);
+    const oldest = items[0] ?? { id };
+    expect((await h.api.get(`/api/v1/events?after=${oldest.id}`, { token: h.ada })).status).toBe(200);
+    await sql(h.server, 'DELETE FROM "Event" WHERE id = $1', [oldest.id]);
+    expectError(await h.api.get(`/api/v1/events?after=${oldest.id}`, { token: h.ada }), 400, 'query.after: unknown or expired event id', 'query.after');
+  });
+
+  it('reads a page through the position index: the rows read do not grow with the history', async () => {
+    // 100,000 events of history before the cursor, as months of page views would be.
+    const db = new pg.Client({ connectionString: h.server.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`
+        INSERT INTO "Event" (id, type, payload, "createdAt", position)
+        SELECT 'evt_' || lpad(to_hex(g), 26, '0'), 'analytics.hit',
+               jsonb_build_object('event', 'analytics.hit', 'timestamp', '2026-01-01T00:00:00.000Z', 'path', '/old/' || g),
+               now() - interval '1 day' + g * interval '1 ms', base.p + g
+          FROM generate_series(1, 100000) g, (SELECT COALESCE(MAX(position), 0) AS p FROM "Event") base`);
+      await db.query('ANALYZE "Event"');
+      // A cursor in the middle: 50,000 events before it, 50,000 after.
+      const cursor = `evt_${(50_000).toString(16).padStart(26, '0')}`;
+      h.server.queries.length = 0;
+      const reply = await h.api.get(`/api/v1/events?after=${cursor}&limit=10&types=analytics.hit,lesson.updated`, { token: h.ada });
+      expect(reply.status).toBe(200);
+      expect((reply.body as Page).items.map((e) => e.path)).toEqual(Array.from({ length: 10 }, (_, i) => `/old/${50_001 + i}`));
+      const page = h.server.queries.find((q) => /FROM "public"."Event" WHERE .*"position" > \$1/.test(q) && /ORDER BY .*"position" ASC/.test(q));
+      expect(page, h.server.queries.join('\n')).toBeDefined();
+      const position = (await db.query<{ position: string }>('SELECT position FROM "Event" WHERE id = $1', [cursor])).rows[0]!.position;
+      // The statement as sent, with the request's values (position, the two types, the page size + 1, offset 0).
+      await db.query(`PREPARE page AS ${page!}`);
+      const plan = (await db.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE page(${Number(position)}, 'analytics.hit', 'lesson.updated', 11, 0)`,
+      )).rows[0]!['QUERY PLAN'];
+      const text = JSON.stringify(plan);
+      expect(text).toContain('"Index Name":"Event_position_key"');
+      expect(text).not.toContain('Seq Scan');
+      expect(text).not.toContain('"Node Type":"Sort"');
+      // The index is entered at the cursor: the rows it reads are the page, not the history.
+      const rows = [...text.matchAll(/"Actual Rows":(\d+)/g)].map((m) => Number(m[1]));
+      expect(Math.max(...rows)).toBeLessThanOrEqual(11);
+    } finally {
+      await db.end();
+    }
+  });
+});
