@@ -1,0 +1,199 @@
+// Endpoint isolation over real HTTP: a receiver that accepts connections and never answers, or
+// one that asks to be left alone (429 + Retry-After), beside a healthy receiver, with events
+// committed through the API. The healthy endpoint must not notice its neighbour.
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../src/ids.js';
+import { client, type Client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { DATABASES, startTestServer, type TestServer } from './support/server.js';
+import { sleep, waitFor } from './support/wait.js';
+
+/** The issue's scenario: 200+ events, the dead endpoint on the default 10 s timeout. */
+const EVENTS = 240;
+/** How far behind its event a healthy delivery may arrive, at the 95th percentile (the issue's bar). */
+const P95_LAG_MS = 2_000;
+/** The share of the attempts in flight one endpoint gets per process (dispatcher.ts ENDPOINT_SHARE). */
+const ENDPOINT_SHARE = 64;
+const RETRY_AFTER_S = 4;
+
+interface Hit {
+  id: string;
+  /** The event's `timestamp` (when it was committed), ms since epoch. */
+  eventAt: number;
+  /** When the receiver had the whole request, ms since epoch. */
+  at: number;
+  status: number;
+}
+interface Receiver {
+  url: string;
+  hits: Hit[];
+  close(): Promise<void>;
+}
+interface Delivery {
+  id: string;
+  eventId: string;
+  status: string;
+  attempts: { at: string; statusCode: number | null }[];
+}
+
+/** A receiver answering each request with `status(n)` (n counts from 1) and the given headers. */
+async function answering(status: (n: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 })): Promise<Receiver> {
+  const hits: Hit[] = [];
+  const server: Server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
+      const answer = status(hits.length + 1);
+      hits.push({ id: String(req.headers['webhook-id']), eventAt: Date.parse(body.timestamp), at: Date.now(), status: answer.status });
+      res.writeHead(answer.status, answer.headers).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A receiver that accepts every connection, reads what it is sent, and never answers. */
+async function silent(): Promise<{ url: string; open: () => number; maxOpen: () => number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let maxOpen = 0;
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    maxOpen = Math.max(maxOpen, sockets.size);
+    socket.on('data', () => {});
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    open: () => sockets.size,
+    maxOpen: () => maxOpen,
+    // Its sockets reset: the attempts waiting on them end now instead of at their timeout.
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.resetAndDestroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+describe.each(DATABASES)('webhook endpoint isolation on %s', (kind) => {
+  let server: TestServer;
+  let api: Client;
+  let ada: string;
+  const cleanups: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    // The default attempt timeout (10 s) and retry schedule: the dead receiver holds its attempts
+    // as long as it would in production.
+    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
+    api = client(server.url);
+    ada = (await api.loginAs('ada')).token;
+  });
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+    await server?.stop();
+  });
+
+  async function endpoint(url: string): Promise<string> {
+    const created = await api.post('/api/v1/webhooks', { url, events: ['analytics.hit'] }, { token: ada });
+    expect(created.status, created.text).toBe(201);
+    const { id } = created.body as { id: string };
+    cleanups.push(() => api.delete(`/api/v1/webhooks/${id}`, { token: ada }));
+    return id;
+  }
+
+  /** Commits `n` analytics.hit events through the API, a few requests at a time. */
+  async function pageViews(n: number): Promise<void> {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < n) {
+          next++;
+          const reply = await api.post('/api/analytics/views', { path: `/${newId('doc')}` });
+          expect(reply.status, reply.text).toBeLessThan(300);
+        }
+      }),
+    );
+  }
+
+  async function deliveries(endpointId: string): Promise<Delivery[]> {
+    const reply = await api.get(`/api/v1/webhooks/${endpointId}/deliveries?limit=100`, { token: ada });
+    expect(reply.status, reply.text).toBe(200);
+    return (reply.body as { items: Delivery[] }).items;
+  }
+
+  it(`a receiver that never answers delays only itself: all ${EVENTS} healthy deliveries arrive, p95 within 2 s of their events`, { timeout: 180_000 }, async () => {
+    const dead = await silent();
+    cleanups.push(() => dead.close());
+    const healthy = await answering();
+    cleanups.push(() => healthy.close());
+    await endpoint(dead.url);
+    await endpoint(healthy.url);
+
+    await pageViews(EVENTS);
+    await waitFor(`all ${EVENTS} healthy deliveries`, () => new Set(healthy.hits.map((h) => h.id)).size >= EVENTS, 60_000);
+
+    const lags = healthy.hits.map((h) => h.at - h.eventAt);
+    const p95 = percentile(lags, 95);
+    expect(p95, `healthy lag p50 ${percentile(lags, 50)} ms, p95 ${p95} ms, max ${Math.max(...lags)} ms`).toBeLessThanOrEqual(P95_LAG_MS);
+    expect(healthy.hits).toHaveLength(EVENTS);
+    // The silent receiver was tried, and held no more than its endpoint's share of connections.
+    expect(dead.maxOpen()).toBeGreaterThan(0);
+    expect(dead.maxOpen()).toBeLessThanOrEqual(ENDPOINT_SHARE);
+  });
+
+  it('a 429 with Retry-After slows that endpoint alone, and its deliveries all arrive after it', { timeout: 120_000 }, async () => {
+    const throttled = await answering((n) => (n === 1 ? { status: 429, headers: { 'retry-after': String(RETRY_AFTER_S) } } : { status: 200 }));
+    cleanups.push(() => throttled.close());
+    const healthy = await answering();
+    cleanups.push(() => healthy.close());
+    const throttledId = await endpoint(throttled.url);
+    await endpoint(healthy.url);
+
+    await pageViews(1);
+    await waitFor('the 429', () => throttled.hits.length === 1 && healthy.hits.length === 1);
+    const [asked] = await waitFor('the 429 recorded', async () => {
+      const items = await deliveries(throttledId);
+      return items[0]?.attempts.length ? items : undefined;
+    });
+    const throttledAt = Date.parse(asked!.attempts[0]!.at);
+
+    // More events while the endpoint is throttled: the healthy endpoint gets them all meanwhile.
+    await pageViews(10);
+    await waitFor('the healthy deliveries', () => healthy.hits.length === 11);
+    await waitFor('the throttled deliveries', () => new Set(throttled.hits.map((h) => h.id)).size === 11, 30_000);
+    const resumed = throttled.hits[1]!.at;
+    expect(healthy.hits.every((h) => h.at < resumed)).toBe(true);
+
+    // Not one of the throttled endpoint's deliveries was attempted before its Retry-After ran out.
+    const items = await waitFor('all SUCCEEDED', async () => {
+      const all = await deliveries(throttledId);
+      return all.length === 11 && all.every((d) => d.status === 'SUCCEEDED') ? all : undefined;
+    });
+    for (const d of items) {
+      const attempts = d.id === asked!.id ? d.attempts.slice(1) : d.attempts;
+      for (const a of attempts) expect(Date.parse(a.at)).toBeGreaterThanOrEqual(throttledAt + RETRY_AFTER_S * 1000);
+    }
+    expect(items.find((d) => d.id === asked!.id)!.attempts.map((a) => a.statusCode)).toEqual([429, 200]);
+    await sleep(200);
+    expect(throttled.hits.filter((h) => h.status === 429)).toHaveLength(1);
+  });
+});
