@@ -388,6 +388,15 @@ describe.each(DATABASES)('webhook routes on %s', (kind) => {
     ];
     for (const [method, path, body] of routes) {
       expectError(await api.request(method, path, { token: ada, body }), 404, 'Webhook whk_nope not found');
+      // Ids no webhook can have (NUL, which PostgreSQL text cannot hold, other control characters,
+      // a huge id) are a 404 too, not a failed query, and are not echoed back.
+      for (const impossible of ['%00', 'whk_nope%00', 'whk_%0D%0A', `whk_${'x'.repeat(3000)}`]) {
+        expectError(await api.request(method, path.replace('whk_nope', impossible), { token: ada, body }), 404, 'Webhook not found');
+      }
+    }
+    const created = await create();
+    for (const impossible of ['%00', `dlv_${'x'.repeat(3000)}`]) {
+      expectError(await api.post(`/api/v1/webhooks/${created.id}/deliveries/${impossible}/retry`, undefined, { token: ada }), 404, 'Delivery not found');
     }
   });
 
