@@ -136,9 +136,9 @@ function assertAdmin(caller: Caller): void {
 const MAX_ID_LENGTH = 64;
 
 /**
- * What was not found, for an id from the caller. An id no row can have (a NUL byte, which
- * PostgreSQL text cannot even hold and would fail the query with, another control character, or
- * a huge string) is not looked up, and not echoed back either.
+ * The caller's id, to look up; or at once a 404 naming `what` (not the id) for an id no row can
+ * have: a NUL byte (PostgreSQL text cannot hold one: the query would fail, a 500), another
+ * control character, or a huge string. Such an id is neither looked up nor echoed back.
  */
 function lookupId(what: string, id: string): string {
   // eslint-disable-next-line no-control-regex -- refusing control characters is the point
