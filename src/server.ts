@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
+import { migrateInChild } from './db/migrate-process.js';
 import { openDatabase } from './db/client.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
@@ -32,17 +33,30 @@ export interface StartOptions {
   onQuery?: (sql: string) => void;
   /** Yoga plugins added after the service's own (a test proves one applies to every transport). */
   plugins?: Plugin[];
+  /**
+   * Apply migrations in this process instead of a child process. The child keeps Prisma's schema
+   * engine (~40 MB of wasm that cannot be unloaded) out of the serving process; in-process saves
+   * the child's start-up where hundreds of short-lived servers start (the tests).
+   */
+  migrateInProcess?: boolean;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
-  const db = await openDatabase({ ...config, onQuery: options.onQuery });
+  let db = await openDatabase({ ...config, onQuery: options.onQuery });
   try {
-    const applied = await db.migrate();
+    let applied: string[] = [];
+    if (options.migrateInProcess) applied = await db.migrate();
+    else if (await db.migrationsPending()) {
+      // One process at a time owns a PGlite directory: hand it to the child and take it back.
+      if (db.kind === 'pglite') await db.close();
+      applied = await migrateInChild(config);
+      if (db.kind === 'pglite') db = await openDatabase({ ...config, onQuery: options.onQuery });
+    }
     if (applied.length) log.info({ applied }, 'migrations applied');
     if (config.seed && (await seedIfEmpty(db.prisma))) log.info('seeded demo data');
   } catch (error) {
-    await db.close();
+    await db.close().catch(() => {}); // already closed when a PGlite child failed
     throw error;
   }
   // Instances of one deployment (one database) share the event channel and the rate-limit counters.

@@ -22,8 +22,10 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   /** For the schema engine (migrations). */
   readonly adapterFactory: SqlMigrationAwareDriverAdapterFactory;
-  /** Applies pending migrations, one instance at a time; returns the names applied now. */
+  /** Applies pending migrations in this process, one instance at a time; returns the names applied now. */
   migrate(): Promise<string[]>;
+  /** Whether migrate() has anything to do (cheap: it does not load the schema engine). */
+  migrationsPending(): Promise<boolean>;
   /**
    * Runs one parameterised statement straight on the driver (pg pool or PGlite), bypassing
    * Prisma's query builder. Only for the hottest reads: Prisma costs ~4x plain pg per lookup.
@@ -73,6 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           await lock.end(); // also releases the lock
         }
       },
+      migrationsPending: () => migrationsPending(query),
       query,
       ping: async () => {
         await prisma.$queryRaw`SELECT 1`;
@@ -99,6 +102,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     adapterFactory,
     // One process owns a PGlite directory: nobody to take turns with.
     migrate: async () => ((await migrationsPending(query)) ? applyMigrations(adapterFactory) : []),
+    migrationsPending: () => migrationsPending(query),
     query,
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;

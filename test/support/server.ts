@@ -96,7 +96,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const queries: string[] = [];
-  const running = await startServer(config, { log: createLogger('debug', sink), onQuery: (sql) => queries.push(sql), plugins: options.plugins });
+  // Migrations in-process: the child process that `npm start` uses (test/process.test.ts covers it)
+  // would add its start-up to each of the suite's hundreds of servers.
+  const running = await startServer(config, {
+    log: createLogger('debug', sink),
+    onQuery: (sql) => queries.push(sql),
+    plugins: options.plugins,
+    migrateInProcess: true,
+  });
   let stopped = false;
   const server: TestServer = {
     ...running,

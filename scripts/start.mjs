@@ -1,0 +1,34 @@
+// `npm start`: runs the compiled service (dist/), building it first when it is missing or older
+// than its sources, so a fresh clone still needs only `npm install && npm start`.
+// Plain JavaScript on purpose: it must run before anything is compiled.
+/* global URL, console, process -- Node globals (the lint config knows only TypeScript's) */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const built = join(root, 'dist/main.js');
+
+/** The newest modification time under `path` (0 when it does not exist). */
+function newest(path) {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
+}
+
+const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'tsconfig.json')), newest(join(root, 'tsconfig.build.json')));
+if (newest(built) === 0 || newest(join(root, 'dist/.tsbuildinfo')) < sources) {
+  console.error('building dist/ (the sources changed since the last build)…');
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  // An incremental build with nothing to emit writes nothing: mark the build as current anyway.
+  const now = new Date();
+  utimesSync(join(root, 'dist/.tsbuildinfo'), now, now);
+}
+await import(built);

@@ -1,0 +1,35 @@
+// Migrations out of the serving process. The schema engine's wasm instance stays resident once a
+// process has loaded it (its bindings keep views of its memory), so `npm start` applies pending
+// migrations in a child process that exits afterwards (src/db/migrate-child.ts).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { DatabaseOptions } from './client.js';
+
+/** The child runs the same build as this module: compiled JavaScript, or TypeScript through tsx. */
+const childEntry = fileURLToPath(new URL(`./migrate-child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+
+/** Applies pending migrations in a child process; resolves with the names applied now. */
+export function migrateInChild({ databaseUrl, dataDir }: Pick<DatabaseOptions, 'databaseUrl' | 'dataDir'>): Promise<string[]> {
+  const execArgv = childEntry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...execArgv, childEntry], {
+    env: { ...process.env, LEARNSTREAM_MIGRATE_DATABASE_URL: databaseUrl ?? '', LEARNSTREAM_MIGRATE_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err = (err + chunk).slice(-4_000)));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let report: { applied?: string[]; error?: string } = {};
+      try {
+        report = JSON.parse(out.trim().split('\n').pop() ?? '') as typeof report;
+      } catch {
+        // no report: the child died (killed, out of memory); its stderr says why
+      }
+      if (code === 0 && report.applied) resolve(report.applied);
+      else reject(new Error(report.error ?? `migrating failed (exit code ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`));
+    });
+  });
+}
