@@ -36,6 +36,7 @@ import {
   type CurrentUser,
   type Doc,
   type EventStream,
+  type EventTypeInfo,
   type EventType,
   type FetchLike,
   type LearningEvent,
@@ -45,6 +46,7 @@ import {
   type PublicUser,
   type Registration,
   type RegisterInput,
+  type StoredEvent,
   type TokenPair,
   type UpdateLessonInput,
   type UpdateMeInput,
@@ -56,6 +58,7 @@ import {
 import type { apiKeyView, createdApiKeyView } from '../src/modules/apikeys/service.js';
 import type { loginInput, registerInput, registerResult, tokenPair } from '../src/modules/auth/schemas.js';
 import type { docView } from '../src/modules/docs/service.js';
+import type { eventListItem, eventListPage, eventTypeList } from '../src/modules/events/list.js';
 import type { EVENT_TYPES } from '../src/modules/events/outbox.js';
 import type { createLessonInput, lessonPage, lessonView, updateLessonInput } from '../src/modules/lessons/service.js';
 import type { meView, publicUserView, updateMeInput } from '../src/modules/users/service.js';
@@ -251,6 +254,9 @@ describe('the client library as a package', () => {
     expectTypeOf<LoginInput>().toEqualTypeOf<z.input<typeof loginInput>>();
     expectTypeOf<RegisterInput>().toEqualTypeOf<z.input<typeof registerInput>>();
     expectTypeOf<EventType>().toEqualTypeOf<(typeof EVENT_TYPES)[number]>();
+    expectTypeOf<StoredEvent>().toEqualTypeOf<z.output<typeof eventListItem>>();
+    expectTypeOf<Page<StoredEvent>>().toEqualTypeOf<z.output<typeof eventListPage>>();
+    expectTypeOf<EventTypeInfo>().toEqualTypeOf<z.output<typeof eventTypeList>['items'][number]>();
     // The run-time half: the client really is the package's entry.
     expect(pkg.LearningClient).toBe(LearningClient);
   });
@@ -330,6 +336,8 @@ describe('LearningClient against the real server', () => {
       testWebhook: ['webhooks.test'],
       listWebhookDeliveries: ['webhooks.deliveries'],
       retryWebhookDelivery: ['webhooks.retryDelivery'],
+      listEvents: ['listEvents', 'allEvents'],
+      listEventTypes: ['eventTypes'],
       recoverWebhook: ['webhooks.recover'],
       rotateWebhookSecret: ['webhooks.rotateSecret'],
     };
@@ -337,7 +345,7 @@ describe('LearningClient against the real server', () => {
     const operationIds = Object.values(openapi.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(operationIds.length).toBeGreaterThanOrEqual(25);
     // The document itself is for tools, not a call of the client.
-    const META = new Set(['getOpenApiDocument']);
+    const META = new Set(['getOpenApiDocument', 'getAsyncApiDocument']);
     expect(operationIds.filter((id) => !id || !(id in CLIENT_METHODS || META.has(id)))).toEqual([]);
     for (const method of Object.values(CLIENT_METHODS).flat()) {
       const fn = method.split('.').reduce<unknown>((on, key) => (on as Record<string, unknown>)[key], ada);
@@ -449,6 +457,52 @@ describe('LearningClient against the real server', () => {
       const error = await rejection(anon.analytics.recordPageView('no-leading-slash'));
       expect(error).toBeInstanceOf(ValidationError);
       expect(error).toMatchObject({ status: 400, field: 'path', message: 'path: must start with /' });
+    });
+  });
+
+  describe('the event list', () => {
+    it('listEvents pages in commit order with the ids events() uses; allEvents walks every page; eventTypes is the catalogue', async () => {
+      const path = unique('client-list');
+      await anon.analytics.recordPageView(`${path}/first`);
+      await anon.analytics.recordPageView(path);
+      const hits = await waitFor('the view in the list', async () => {
+        const all: StoredEvent[] = [];
+        for await (const event of grace.allEvents({ types: ['analytics.hit'], limit: 2 })) all.push(event);
+        return all.some((e) => e.event === 'analytics.hit' && e.path === path) && all;
+      });
+      expect(hits.every((e) => e.event === 'analytics.hit')).toBe(true);
+      const ours = hits.find((e) => e.event === 'analytics.hit' && e.path === path)!;
+      expect(ours).toEqual({ id: expect.stringMatching(EVENT_ID), event: 'analytics.hit', timestamp: expect.stringMatching(ISO_MS_Z), path });
+      // The same events, unfiltered and in one page.
+      const everything = await ada.listEvents({ limit: 1000 });
+      expect(everything.items.filter((e) => e.event === 'analytics.hit')).toEqual(hits);
+      const first = await ada.listEvents({ types: ['analytics.hit'], limit: 1 });
+      expect(first.items).toEqual(hits.slice(0, 1));
+      expect(first.nextCursor).toBe(hits.length > 1 ? hits[0]!.id : null);
+      expect((await ada.listEvents({ after: ours.id, types: ['analytics.hit'] })).items).toEqual(hits.slice(hits.indexOf(ours) + 1));
+      expect((await ada.listEvents({ since: new Date(ours.timestamp), types: ['analytics.hit'] })).items[0]).toEqual(
+        hits.find((e) => e.timestamp >= ours.timestamp),
+      );
+      // The stream replays from the same cursor with the same ids.
+      const stream = grace.events({ after: hits[0]!.id, types: ['analytics.hit'] });
+      const streamed: string[] = [];
+      for await (const event of stream) {
+        streamed.push(event.id);
+        if (streamed.length === hits.length - 1) break;
+      }
+      expect(streamed).toEqual(hits.slice(1).map((e) => e.id));
+
+      const types = await grace.eventTypes();
+      expect(types.map((t) => t.name)).toEqual(['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit']);
+      expect(types[0]!.schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', additionalProperties: false });
+
+      const bad = await rejection(ada.listEvents({ limit: 0 }));
+      expect(bad).toBeInstanceOf(ValidationError);
+      expect(bad).toMatchObject({ status: 400, field: 'query.limit' });
+      expect(await rejection(ada.listEvents({ after: 'les_unknown' }))).toMatchObject({ status: 400, field: 'query.after' });
+      const anonymous = await rejection(anon.listEvents());
+      expect(anonymous).toBeInstanceOf(AuthenticationError);
+      expect(anonymous).toMatchObject({ status: 403, message: 'Missing or invalid token' });
     });
   });
 

@@ -76,7 +76,8 @@ describe('GET /api/v1/event-types', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1h' } });
+    // PGlite: the schemas do not depend on the database (the list is tested on both in events-list.test.ts).
+    server = await startTestServer({ kind: 'pglite', env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1h' } });
     api = client(server.url);
     ada = (await api.loginAs('ada')).token;
     receiver = createServer((req, res) => {
@@ -164,6 +165,17 @@ describe('GET /api/v1/event-types', () => {
       expect(body).toEqual(payload);
       expectValid(event.event, body);
     }
+
+    // The test ping, which only webhooks get: its schema is in openapi.json's `webhooks`.
+    const openapi = (await api.get('/api/openapi.json')).body as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: object }> } } }> };
+    const ping = ajv.compile(openapi.webhooks['webhook.test']!.post.requestBody.content['application/json']!.schema);
+    expect((await api.post(`/api/v1/webhooks/${hook.body.id as string}/test`, undefined, { token: ada })).status).toBe(202);
+    const pinged = await waitFor('the ping', () => hits.find((h) => h.body.includes('"webhook.test"')));
+    const pingBody = new Webhook(secret).verify(pinged.body, pinged.headers);
+    expect(ping(pingBody), JSON.stringify(ping.errors)).toBe(true);
+    expect(ping({ ...(pingBody as object), lessonId: listed[2]!.lessonId })).toBe(false);
+    // Not an event of the list.
+    expect((await eventsAfter(api, ada, listed[listed.length - 1]!.id)).map((e) => e.id)).not.toContain(pinged.headers['webhook-id']);
   });
 
   it('the schemas refuse payloads that break the contract', () => {

@@ -9,6 +9,7 @@ import { apiRoutes } from '../src/http/routes.js';
 import { client, type Client, type Reply } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { waitFor } from './support/wait.js';
 
 const DOC_ID = 'https://learnstream.test/openapi.json';
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
@@ -27,6 +28,7 @@ interface Operation {
 interface Document {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: Operation & { description: string } }>;
   components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, unknown> };
 }
 
@@ -103,6 +105,7 @@ describe('GET /api/openapi.json', () => {
       'POST /api/auth/login', 'GET /api/v1/user/me', 'PATCH /api/v1/user/me', 'GET /api/users/{id}',
       'GET /api/v1/lessons', 'POST /api/v1/lessons', 'PATCH /api/v1/lessons', 'POST /api/v1/lessons/publish',
       'GET /api/content/docs', 'GET /api/analytics/views', 'POST /api/analytics/views', 'GET /api/openapi.json',
+      'GET /api/v1/events', 'GET /api/v1/event-types', 'GET /api/asyncapi.json',
     ]) {
       expect(documented).toContain(route);
     }
@@ -185,6 +188,20 @@ describe('GET /api/openapi.json', () => {
     expect(recorded.status).toBe(202);
     expect(doc.paths['/api/analytics/views']!.post!.responses['202']!.content).toBeUndefined();
     expectDocumented(await api.get('/api/openapi.json'), '/api/openapi.json', 'get');
+    expectDocumented(await api.get('/api/asyncapi.json'), '/api/asyncapi.json', 'get');
+    expectDocumented(await api.get('/api/v1/event-types', { token: ada }), '/api/v1/event-types', 'get');
+    // The events the calls above caused, once the relay has positioned them.
+    const events = await waitFor('the events of the calls above', async () => {
+      const reply = await api.get('/api/v1/events?limit=1000', { token: ada });
+      return new Set((reply.body.items as { event: string }[]).map((e) => e.event)).size === 4 && reply;
+    });
+    expectDocumented(events, '/api/v1/events', 'get');
+    // Each listed event is one of the payloads plus its id, nothing else.
+    const item = (events.body.items as Record<string, unknown>[])[0]!;
+    const eventPage = responseSchema('/api/v1/events', 'get', 200);
+    expect(eventPage({ items: [{ ...item, extra: 1 }], nextCursor: null })).toBe(false);
+    expect(eventPage({ items: [{ ...item, id: undefined }], nextCursor: null })).toBe(false);
+    expect(eventPage({ items: [{ ...item, event: 'webhook.test' }], nextCursor: null })).toBe(false);
 
     // The schemas are not vacuous: a body with an extra or a missing field does not validate.
     expect(responseSchema('/api/users/{id}', 'get', 200)({ ...me.body })).toBe(false);
@@ -204,6 +221,10 @@ describe('GET /api/openapi.json', () => {
       [await api.post('/api/v1/lessons/publish?id=les_none', undefined, { token: ada }), '/api/v1/lessons/publish', 'post'],
       [await api.get('/api/analytics/views?from=bad'), '/api/analytics/views', 'get'],
       [await api.post('/api/analytics/views', {}), '/api/analytics/views', 'post'],
+      [await api.get('/api/v1/events?limit=0', { token: ada }), '/api/v1/events', 'get'],
+      [await api.get('/api/v1/events?after=evt_nope', { token: ada }), '/api/v1/events', 'get'],
+      [await api.get('/api/v1/events'), '/api/v1/events', 'get'],
+      [await api.get('/api/v1/event-types'), '/api/v1/event-types', 'get'],
     ];
     const seen = new Set<number>();
     for (const [reply, path, method] of cases) {
@@ -222,5 +243,30 @@ describe('GET /api/openapi.json', () => {
     expect(errorSchema({ error: true, code: 404 })).toBe(false);
     expect(errorSchema({ error: true, code: 404, message: 'x', details: 'no' })).toBe(false);
     expect(errorSchema({ error: true, code: 404, message: 'x', field: 'outside details' })).toBe(false);
+  });
+
+  it('documents under `webhooks` what endpoints receive: per event type, the catalogue schema and the signature headers', async () => {
+    const catalogue = (await api.get('/api/v1/event-types', { token: ada })).body.items as { name: string; schema: Record<string, unknown> }[];
+    expect(Object.keys(doc.webhooks)).toEqual([...catalogue.map((t) => t.name), 'webhook.test']);
+    for (const [name, { post }] of Object.entries(doc.webhooks)) {
+      expect(post.requestBody?.required).toBe(true);
+      const schema = post.requestBody!.content['application/json']!.schema;
+      const served = catalogue.find((t) => t.name === name);
+      // The very schema GET /api/v1/event-types serves (webhook.test is for webhooks only).
+      if (served) expect(schema).toEqual(served.schema);
+      else expect(schema).toMatchObject({ properties: { event: { const: 'webhook.test' } }, required: ['event', 'timestamp'], additionalProperties: false });
+      expect(post.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+        ['webhook-id', 'header', true], ['webhook-timestamp', 'header', true], ['webhook-signature', 'header', true],
+      ]);
+      expect(Object.keys(post.responses)).toContain('2XX');
+    }
+    // The served schemas validate in the document too, and refuse a payload of another event.
+    const published = schemaAt('webhooks', 'lesson.published', 'post', 'requestBody', 'content', 'application/json', 'schema');
+    const payload = { event: 'lesson.published', timestamp: '2026-11-23T07:00:00.000Z', lessonId: 'les_01kakxqz1v0000000000000000' };
+    expect(published(payload)).toBe(true);
+    expect(published({ ...payload, event: 'lesson.updated' })).toBe(false);
+    const signature = schemaAt('webhooks', 'lesson.published', 'post', 'parameters', '2', 'schema');
+    expect(signature('v1,c2lnbmF0dXJl v1,b2xk')).toBe(true);
+    expect(signature('v2,c2lnbmF0dXJl')).toBe(false);
   });
 });

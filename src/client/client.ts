@@ -21,6 +21,8 @@ import type {
   CreateWebhookInput,
   CurrentUser,
   Doc,
+  EventListOptions,
+  EventTypeInfo,
   Lesson,
   LoginInput,
   Page,
@@ -29,6 +31,7 @@ import type {
   PublicUser,
   Registration,
   RegisterInput,
+  StoredEvent,
   TokenPair,
   UpdateLessonInput,
   UpdateMeInput,
@@ -225,6 +228,26 @@ export class LearningClient {
       return (await this.query(PageViewsDocument, { path: filter.path, from: iso(filter.from), to: iso(filter.to) }, options)).pageViews;
     },
   };
+
+  /**
+   * One page of the stored events, oldest first (commit order): the polling twin of `events()`,
+   * with the same ids. Pass `nextCursor` as `after` for the next page; it is null on the last
+   * page, and to poll for newer events later pass the last id you saw.
+   */
+  listEvents(options: EventListOptions = {}, callOptions?: CallOptions): Promise<Page<StoredEvent>> {
+    const { types, after, since, limit } = options;
+    return this.transport.rest('GET', '/api/v1/events', { ...callOptions, query: { types: types?.join(','), after, since, limit } });
+  }
+
+  /** Every stored event from `after` (or the oldest) on, fetching pages of `limit` as the loop goes. */
+  allEvents(options: EventListOptions = {}, callOptions?: CallOptions): AsyncGenerator<StoredEvent, void, undefined> {
+    return paginate((cursor) => this.listEvents(cursor === undefined ? options : { ...options, after: cursor }, callOptions));
+  }
+
+  /** The event-type catalogue: every event name with the JSON Schema (2020-12) of its payload. */
+  async eventTypes(options?: CallOptions): Promise<EventTypeInfo[]> {
+    return (await this.transport.rest<{ items: EventTypeInfo[] }>('GET', '/api/v1/event-types', options)).items;
+  }
 
   /**
    * The live event stream. It reconnects by itself after a dropped connection, resuming after

@@ -84,6 +84,40 @@ export interface PageViewFilter {
 
 export type EventType = 'user.created' | 'user.updated' | 'lesson.published' | 'lesson.updated' | 'analytics.hit';
 
+/** The field each event type's payload names its subject with. */
+interface EventSubjects {
+  'user.created': { userId: string };
+  'user.updated': { userId: string };
+  'lesson.published': { lessonId: string };
+  'lesson.updated': { lessonId: string };
+  'analytics.hit': { path: string };
+}
+
+/** A stored event (`listEvents`): its `evt_…` id, then its payload's fields (and no others). */
+export type StoredEvent = { [E in EventType]: Flat<{ id: string; event: E; timestamp: string } & EventSubjects[E]> }[EventType];
+
+/** One object type instead of an intersection (as editors show it). */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+export interface EventListOptions {
+  /** Only these events (none: all). */
+  types?: EventType[];
+  /** Only the events after this event id, in commit order: the previous page's `nextCursor`, or the last id seen. */
+  after?: string;
+  /** Only events whose timestamp is at or after this instant (an ISO 8601 date or UTC date-time, or a Date). */
+  since?: string | Date;
+  /** 1-1000 (default 100) */
+  limit?: number;
+}
+
+/** One entry of the event-type catalogue (`eventTypes()`). */
+export interface EventTypeInfo {
+  name: EventType;
+  description: string;
+  /** The JSON Schema (2020-12) of the payload. */
+  schema: Record<string, unknown>;
+}
+
 export interface Webhook {
   id: string;
   url: string;
