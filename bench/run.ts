@@ -19,7 +19,9 @@
 // (BENCH_SUBSCRIPTIONS=0 skips it; BENCH_SUBSCRIBERS, BENCH_SUB_EVENTS, BENCH_SUB_GAP_MS tune it;
 // BENCH_ONLY applies to its name, "SSE subscriptions"). Then bench/webhooks.ts measures the webhook
 // delivery worker's throughput (BENCH_WEBHOOKS=0 skips it; BENCH_WEBHOOK_DELIVERIES tunes it;
-// BENCH_ONLY applies to its name, "webhook dispatch").
+// BENCH_ONLY applies to its name, "webhook dispatch"). Then bench/footprint.ts starts the compiled
+// service twice on each database and reads idle RSS and time to ready (BENCH_FOOTPRINT=0 skips it;
+// BENCH_ONLY=footprint).
 // Right after the request scenarios, bench/limits.ts compares req/s with rate limits on and off,
 // on dedicated service processes (BENCH_LIMITS=0 skips it; BENCH_LIMITS_ROUNDS,
 // BENCH_LIMITS_WINDOW_S, BENCH_LIMITS_REDIS_URL, BENCH_LIMITS_GRAPHQL tune it; BENCH_ONLY applies
@@ -41,6 +43,7 @@ import { BENCH_PRO_LIMIT, LIMITS_GROUP, runLimitsBench, type LimitsBenchResult }
 import { scenarios, type BenchContext, type Scenario } from './scenarios.js';
 import { runSubscriptionsBench, type SubscriptionsBenchResult } from './subscriptions.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.js';
+import { FOOTPRINT_GROUP, runFootprintBench, type FootprintBenchResult } from './footprint.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -409,11 +412,18 @@ async function main(): Promise<void> {
     ]);
   }
 
+  // Its own database, data directory and service processes, as `npm start` runs them: see bench/footprint.ts.
+  let footprint: FootprintBenchResult | undefined;
+  if (intEnv('BENCH_FOOTPRINT', 1, 0) > 0 && (!settings.only || FOOTPRINT_GROUP.includes(settings.only))) {
+    footprint = await runFootprintBench({ root: ROOT, defer: (name, run) => cleanups.push({ name, run }), progress });
+  }
+
   const loadAfter = `load average  ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the end)`;
   process.stdout.write(`\n${info}\n${loadAfter}\n\n${report(outcomes, service, baseline, idle)}\n`);
   if (limits) process.stdout.write(`\n${limits.text}\n`);
   if (subscriptions) process.stdout.write(`\n${subscriptions.text}\n`);
   if (webhooks) process.stdout.write(`\n${webhooks.text}\n`);
+  if (footprint) process.stdout.write(`\n${footprint.text}\n`);
   if (process.env.BENCH_JSON) {
     const data = {
       at: new Date().toISOString(),
@@ -442,6 +452,7 @@ async function main(): Promise<void> {
       ...(limits ? { limits: limits.json } : {}),
       ...(subscriptions ? { subscriptions: subscriptions.json } : {}),
       ...(webhooks ? { webhooks: webhooks.json } : {}),
+      ...(footprint ? { footprint: footprint.json } : {}),
     };
     await writeFile(process.env.BENCH_JSON, `${JSON.stringify(data, null, 2)}\n`);
   }

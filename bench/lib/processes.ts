@@ -1,5 +1,5 @@
-// Child processes under test: started with the tsx loader in-process (`node --import tsx`, so the
-// pid we sample is the server itself, not a tsx wrapper), their output kept for diagnostics, and
+// Child processes under test: TypeScript started with the tsx loader in-process (`node --import tsx`,
+// so the pid we sample is the server itself, not a tsx wrapper), their output kept for diagnostics, and
 // stopped with SIGTERM, then SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -20,7 +20,9 @@ export interface Child {
 const KEEP = 64 * 1024;
 
 export function startNode(name: string, script: string, env: Record<string, string>, cwd: string, nodeArgs: string[] = []): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, script], {
+  // TypeScript through tsx; JavaScript (the compiled service, scripts/start.mjs) as it is.
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const proc = spawn(process.execPath, [...loader, ...nodeArgs, script], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,114 @@
+// The runtime's footprint, as `npm start` runs it: compiled JavaScript, dist/main.js (built once
+// first; scripts/start.mjs only adds that staleness check, which is not part of any figure here):
+// - on PostgreSQL: the serving process's idle RSS after a short warm-up, target < 150 MB;
+// - on the embedded database: the whole service (one process: PGlite lives in it, the migration
+//   child has exited), target < 400 MB;
+// - ready (spawn to the first 200 from /readyz) on an existing data directory, target ≤ 5 s.
+// Each database is started twice: the first start creates, migrates and seeds; the second is the
+// everyday start that is measured. The first start's figures are printed for information.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDatabase } from './lib/database.js';
+import { readStats } from './lib/proc.js';
+import { freePort, startNode, type Child } from './lib/processes.js';
+import { table } from './lib/report.js';
+
+export const FOOTPRINT_GROUP = 'footprint';
+
+const TARGET_PG_RSS_MB = 150;
+const TARGET_EMBEDDED_RSS_MB = 400;
+const TARGET_READY_MS = 5_000;
+/** Requests before the idle reading: a server that has answered something, as in real life. */
+const WARMUP_REQUESTS = 200;
+const IDLE_MS = 10_000;
+
+export interface FootprintOptions {
+  root: string;
+  defer(name: string, run: () => Promise<unknown>): void;
+  progress(message: string): void;
+}
+
+interface Start {
+  readyMs: number;
+  idleRssMb: number;
+}
+
+export interface FootprintBenchResult {
+  text: string;
+  json: Record<string, Start & { firstStart: Start }>;
+}
+
+async function readyWithin(url: string, child: Child, started: number): Promise<number> {
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      await res.arrayBuffer();
+      if (res.ok) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > 120_000) throw new Error(`${child.name}: not ready within 120 s\n${child.output()}`);
+    await Promise.race([child.exited, new Promise((r) => setTimeout(r, 25))]);
+  }
+}
+
+/** Starts the service, waits until ready, warms it, lets it idle, and reads its RSS. */
+async function measureStart(name: string, env: Record<string, string>, root: string): Promise<Start> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = startNode(name, 'dist/main.js', { ...env, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'development' }, root);
+  try {
+    const readyMs = await readyWithin(url, child, started);
+    for (let i = 0; i < WARMUP_REQUESTS; i++) {
+      const res = await fetch(`${url}/api/v1/lessons?limit=5`);
+      await res.arrayBuffer();
+    }
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const stats = await readStats(child.pid);
+    return { readyMs, idleRssMb: (stats?.rssKb ?? NaN) / 1024 };
+  } finally {
+    await child.stop();
+  }
+}
+
+export async function runFootprintBench({ root, defer, progress }: FootprintOptions): Promise<FootprintBenchResult> {
+  // Build once, outside every measurement (npm start would do the same on a stale build).
+  progress('footprint: building dist/');
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('footprint: npm run build failed');
+
+  const db = await createDatabase();
+  defer('footprint database', () => db.drop());
+  const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-footprint-'));
+  defer('footprint data directory', () => rm(dataDir, { recursive: true, force: true }));
+
+  const json: FootprintBenchResult['json'] = {};
+  for (const [kind, env] of [
+    ['PostgreSQL', { DATABASE_URL: db.url }],
+    ['embedded (PGlite)', { DATA_DIR: dataDir }],
+  ] as const) {
+    progress(`footprint: ${kind}, first start (migrate and seed)`);
+    const firstStart = await measureStart(`footprint ${kind} first`, env, root);
+    progress(`footprint: ${kind}, start on the existing data`);
+    const start = await measureStart(`footprint ${kind}`, env, root);
+    json[kind] = { ...start, firstStart };
+  }
+
+  const pg = json['PostgreSQL']!;
+  const embedded = json['embedded (PGlite)']!;
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+  const rows = [
+    ['idle RSS, serving process on PostgreSQL', `${pg.idleRssMb.toFixed(0)} MB`, `< ${TARGET_PG_RSS_MB} MB`, verdict(pg.idleRssMb < TARGET_PG_RSS_MB), `${pg.firstStart.idleRssMb.toFixed(0)} MB`],
+    ['idle RSS, whole service on the embedded database', `${embedded.idleRssMb.toFixed(0)} MB`, `< ${TARGET_EMBEDDED_RSS_MB} MB`, verdict(embedded.idleRssMb < TARGET_EMBEDDED_RSS_MB), `${embedded.firstStart.idleRssMb.toFixed(0)} MB`],
+    ['ready on existing data, PostgreSQL', `${(pg.readyMs / 1000).toFixed(1)} s`, `≤ ${TARGET_READY_MS / 1000} s`, verdict(pg.readyMs <= TARGET_READY_MS), `${(pg.firstStart.readyMs / 1000).toFixed(1)} s`],
+    ['ready on existing data, embedded', `${(embedded.readyMs / 1000).toFixed(1)} s`, `≤ ${TARGET_READY_MS / 1000} s`, verdict(embedded.readyMs <= TARGET_READY_MS), `${(embedded.firstStart.readyMs / 1000).toFixed(1)} s`],
+  ];
+  const text = [
+    `Footprint (npm start: compiled JavaScript, migrations in a child process; idle = ${IDLE_MS / 1000} s after ${WARMUP_REQUESTS} requests)`,
+    table(['figure', 'measured', 'target', '', 'first start'], rows, [false, true, true, false, true]),
+  ].join('\n');
+  return { text, json };
+}
