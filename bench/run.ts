@@ -21,7 +21,10 @@
 // delivery worker's throughput (BENCH_WEBHOOKS=0 skips it; BENCH_WEBHOOK_DELIVERIES tunes it;
 // BENCH_ONLY applies to its name, "webhook dispatch"). Then bench/footprint.ts starts the compiled
 // service twice on each database and reads idle RSS and time to ready (BENCH_FOOTPRINT=0 skips it;
-// BENCH_ONLY=footprint).
+// BENCH_ONLY=footprint). Last, bench/analytics.ts seeds 10 M page views
+// on a database of its own and measures totals and recording (BENCH_ANALYTICS=0 skips it;
+// BENCH_ANALYTICS_VIEWS, BENCH_ANALYTICS_PATHS, BENCH_ANALYTICS_REQUESTS tune it; BENCH_ONLY applies
+// to its name, "page-view analytics").
 // Right after the request scenarios, bench/limits.ts compares req/s with rate limits on and off,
 // on dedicated service processes (BENCH_LIMITS=0 skips it; BENCH_LIMITS_ROUNDS,
 // BENCH_LIMITS_WINDOW_S, BENCH_LIMITS_REDIS_URL, BENCH_LIMITS_GRAPHQL tune it; BENCH_ONLY applies
@@ -43,6 +46,7 @@ import { BENCH_PRO_LIMIT, LIMITS_GROUP, runLimitsBench, type LimitsBenchResult }
 import { scenarios, type BenchContext, type Scenario } from './scenarios.js';
 import { runSubscriptionsBench, type SubscriptionsBenchResult } from './subscriptions.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.js';
+import { ANALYTICS_GROUP, runAnalyticsBench, type AnalyticsBenchResult } from './analytics.js';
 import { FOOTPRINT_GROUP, runFootprintBench, type FootprintBenchResult } from './footprint.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -412,6 +416,23 @@ async function main(): Promise<void> {
     ]);
   }
 
+  // Its own database (10 M page views) and service process: see bench/analytics.ts.
+  let analytics: AnalyticsBenchResult | undefined;
+  if (intEnv('BENCH_ANALYTICS', 1, 0) > 0 && (!settings.only || ANALYTICS_GROUP.includes(settings.only))) {
+    analytics = await runAnalyticsBench({
+      root: ROOT,
+      views: intEnv('BENCH_ANALYTICS_VIEWS', 10_000_000, 1),
+      paths: intEnv('BENCH_ANALYTICS_PATHS', 400, 1),
+      requests: intEnv('BENCH_ANALYTICS_REQUESTS', 200, 1),
+      connections: settings.connections,
+      durationSeconds: settings.durationSeconds,
+      warmupSeconds: settings.warmupSeconds,
+      poolSize: settings.poolSize,
+      defer: (name, run) => cleanups.push({ name, run }),
+      progress,
+    });
+  }
+
   // Its own database, data directory and service processes, as `npm start` runs them: see bench/footprint.ts.
   let footprint: FootprintBenchResult | undefined;
   if (intEnv('BENCH_FOOTPRINT', 1, 0) > 0 && (!settings.only || FOOTPRINT_GROUP.includes(settings.only))) {
@@ -423,6 +444,7 @@ async function main(): Promise<void> {
   if (limits) process.stdout.write(`\n${limits.text}\n`);
   if (subscriptions) process.stdout.write(`\n${subscriptions.text}\n`);
   if (webhooks) process.stdout.write(`\n${webhooks.text}\n`);
+  if (analytics) process.stdout.write(`\n${analytics.text}\n`);
   if (footprint) process.stdout.write(`\n${footprint.text}\n`);
   if (process.env.BENCH_JSON) {
     const data = {
@@ -452,6 +474,7 @@ async function main(): Promise<void> {
       ...(limits ? { limits: limits.json } : {}),
       ...(subscriptions ? { subscriptions: subscriptions.json } : {}),
       ...(webhooks ? { webhooks: webhooks.json } : {}),
+      ...(analytics ? { analytics: analytics.json } : {}),
       ...(footprint ? { footprint: footprint.json } : {}),
     };
     await writeFile(process.env.BENCH_JSON, `${JSON.stringify(data, null, 2)}\n`);

@@ -5,6 +5,7 @@ import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { EventBus } from './modules/events/bus.js';
+import { createPageViewFold } from './modules/analytics/fold.js';
 import { createRelay } from './modules/events/relay.js';
 import { createDispatcher } from './modules/webhooks/dispatcher.js';
 
@@ -35,5 +36,6 @@ export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): Wo
     onPositioned: metrics?.eventsPositioned,
     onDeliveriesDue: () => dispatcher.wake?.(),
   });
-  return [relay, dispatcher];
+  const pageViewFold = createPageViewFold({ db: db.prisma, log: log.child({ worker: 'page-view-fold' }) });
+  return [relay, dispatcher, pageViewFold];
 }
