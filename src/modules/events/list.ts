@@ -79,7 +79,11 @@ export const eventTypeList = z.object({
 
 export type EventListItem = z.output<typeof eventListItem>;
 /** The stored payload is the one recordEvent wrote for its event name (outbox.ts types it loosely). */
-export const toEventListItem = (e: PositionedEvent): EventListItem => ({ id: e.id, ...e.payload }) as EventListItem;
+export function toEventListItem({ id, payload }: PositionedEvent): EventListItem {
+  // In the contract's order (jsonb keeps its own key order).
+  const { event, timestamp, ...subject } = payload;
+  return { id, event, timestamp, ...subject } as EventListItem;
+}
 
 export function createEventLogService({ db }: { db: Db }) {
   return {
