@@ -8,7 +8,6 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { DocumentNode, ExecutionResult } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -18,6 +17,7 @@ import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
 import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
 import { renderSelfContainedGraphiQL } from './graphql/graphiql.js';
+import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
 import { useCachedQueries, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
@@ -95,7 +95,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS, exempt: isGraphiQLPage }),
       useBodyLimit(config.bodyLimitBytes),
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),
-      useGraphQLSSE({ endpoint: GRAPHQL_STREAM_PATH }),
+      // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).
+      ...useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH),
       // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per
       // instance (a miss costs a client one resend of the document, never an error it sees).
       useAPQ(),

@@ -61,7 +61,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   // Instances of one deployment (one database) share the event channel and the rate-limit counters.
   const databaseIdentity = config.databaseUrl ?? config.dataDir;
-  const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(databaseIdentity), log });
+  const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(databaseIdentity), log, buffer: config.subscriptionBuffer });
   const limits = createRateLimitStore({ redisUrl: config.redisUrl, prefix: rateLimitPrefix(databaseIdentity) });
   // One registry per server: tests run many in one process.
   const metrics = createMetrics();

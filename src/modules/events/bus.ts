@@ -1,6 +1,8 @@
 // Live fan-out of committed events to this instance's subscribers. Without REDIS_URL it is
-// in-process; with it, every instance's relay publishes through Redis and every instance's
-// subscribers hear it (@graphql-yoga/redis-event-target).
+// in-process (other instances on the same PostgreSQL hear of new positions through NOTIFY: see
+// relay.ts); with it, every instance's relay publishes through Redis and every instance's
+// subscribers hear it (@graphql-yoga/redis-event-target). Either way a subscriber reads a
+// bounded ring, never a queue of its own (createFanOut).
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
@@ -21,56 +23,165 @@ export interface PositionedEvent {
 }
 
 export interface EventBus {
+  /** Whether a publish reaches every instance's subscribers (Redis), or only this instance's. */
+  readonly shared: boolean;
   publish(event: PositionedEvent): void;
-  /** Every event published from now on, in the order this instance hears them. */
-  subscribe(): AsyncIterableIterator<PositionedEvent>;
+  /**
+   * Every event published from now on, in the order this instance hears them. `bounded` (a
+   * client's subscription): it reads the shared ring, and once it is more than the bus's buffer
+   * behind its next `next()` fails with BusOverflow. Otherwise (the instance's own followers, such
+   * as the response cache's invalidation, which always read) it has a queue of its own.
+   */
+  subscribe(options?: { bounded?: boolean }): AsyncIterableIterator<PositionedEvent>;
   close(): Promise<void>;
 }
+
+/** SUBSCRIPTION_BUFFER's default. */
+const DEFAULT_BUFFER = 1000;
 
 type Topics = Record<string, [PositionedEvent]>;
 
 /**
- * This instance's subscribers, each with its own queue. One plain callback per subscriber
- * instead of an EventTarget listener plus a Repeater: a publish to thousands of subscribers is a
- * loop of array pushes, and a subscriber is registered as soon as `subscribe()` returns (not at
- * its first `next()`), so nothing published in between is lost.
+ * A subscriber that fell more than `buffer` events behind: the events it had not read yet are no
+ * longer held for it. The event stream turns this into SUBSCRIBER_TOO_SLOW.
  */
-function createFanOut(onFirst?: () => void, onLast?: () => void) {
-  const listeners = new Set<(event: PositionedEvent) => void>();
+export class BusOverflow extends Error {
+  constructor(readonly buffer: number) {
+    super(`more than ${buffer} events behind`);
+    this.name = 'BusOverflow';
+  }
+}
+
+/** A subscriber's place in the fan-out: the sequence number of the next event it reads. */
+interface Reader {
+  cursor: number;
+  done: boolean;
+  /** Set while it waits for the next event (it has read everything published). */
+  resolve?: (result: IteratorResult<PositionedEvent>) => void;
+}
+
+/**
+ * This instance's subscribers. A bounded one (a client's subscription) is a cursor into one
+ * shared ring of the last `buffer` events, so what a client that does not read costs is bounded
+ * by the ring, whatever the volume: once the ring has moved more than `buffer` events past it,
+ * its next read fails with BusOverflow. Publishing to thousands of them is one write to the ring
+ * and a loop over the ones waiting. A subscriber is registered as soon as `subscribe()` returns
+ * (not at its first `next()`), so nothing published in between is lost.
+ */
+export function createFanOut(buffer: number, onFirst?: () => void, onLast?: () => void) {
+  const ring: PositionedEvent[] = [];
+  /** Sequence number of the next event published. */
+  let head = 0;
+  let subscribers = 0;
+  let waiting: Reader[] = [];
+  /** Unbounded subscribers: a queue each. */
+  const followers = new Set<(event: PositionedEvent) => void>();
+
+  function follow(): AsyncIterableIterator<PositionedEvent> {
+    const queue: PositionedEvent[] = [];
+    let resolveNext: ((result: IteratorResult<PositionedEvent>) => void) | undefined;
+    let done = false;
+    const listener = (event: PositionedEvent) => {
+      if (!resolveNext) return void queue.push(event);
+      const resolve = resolveNext;
+      resolveNext = undefined;
+      resolve({ value: event, done: false });
+    };
+    const finish = (): IteratorResult<PositionedEvent> => {
+      if (!done) {
+        done = true;
+        queue.length = 0;
+        followers.delete(listener);
+        if (!--subscribers) onLast?.();
+        const resolve = resolveNext;
+        resolveNext = undefined;
+        resolve?.({ value: undefined, done: true });
+      }
+      return { value: undefined, done: true };
+    };
+    if (!subscribers++) onFirst?.();
+    followers.add(listener);
+    const iterator: AsyncIterableIterator<PositionedEvent> = {
+      next: () => {
+        if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+        if (done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (resolveNext = resolve));
+      },
+      return: () => Promise.resolve(finish()),
+      throw: (error: unknown) => {
+        finish();
+        return Promise.reject(error);
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+
+  /** Published, not yet in the ring: see publish. */
+  const pending: PositionedEvent[] = [];
+  let draining = false;
+
+  function deliver(event: PositionedEvent): void {
+    ring[head % buffer] = event;
+    head++;
+    for (const listener of followers) listener(event);
+    if (!waiting.length) return;
+    const woken = waiting;
+    waiting = [];
+    for (const reader of woken) {
+      if (reader.done || !reader.resolve) continue;
+      const resolve = reader.resolve;
+      reader.resolve = undefined;
+      reader.cursor = head;
+      resolve({ value: event, done: false });
+    }
+  }
+
+  function drain(): void {
+    deliver(pending.shift()!);
+    if (pending.length) setImmediate(drain);
+    else draining = false;
+  }
+
   return {
+    /**
+     * A burst (a relay's batch, a Redis chunk) goes into the ring one event per turn of the event
+     * loop: a subscriber that reads hands each event to its transport (and is waiting again)
+     * before the next arrives, so only one that does not read falls behind.
+     */
     publish(event: PositionedEvent): void {
-      for (const listener of listeners) listener(event);
+      pending.push(event);
+      if (draining) return;
+      draining = true;
+      setImmediate(drain);
     },
-    subscribe(): AsyncIterableIterator<PositionedEvent> {
-      const buffer: PositionedEvent[] = [];
-      let waiting: ((result: IteratorResult<PositionedEvent>) => void) | undefined;
-      let done = false;
-      const listener = (event: PositionedEvent) => {
-        if (waiting) {
-          const resolve = waiting;
-          waiting = undefined;
-          resolve({ value: event, done: false });
-        } else buffer.push(event);
-      };
+    subscribe({ bounded = false }: { bounded?: boolean } = {}): AsyncIterableIterator<PositionedEvent> {
+      if (!bounded) return follow();
+      const reader: Reader = { cursor: head, done: false };
       const finish = (): IteratorResult<PositionedEvent> => {
-        if (!done) {
-          done = true;
-          buffer.length = 0;
-          listeners.delete(listener);
-          if (!listeners.size) onLast?.();
-          const resolve = waiting;
-          waiting = undefined;
+        if (!reader.done) {
+          reader.done = true;
+          if (!--subscribers) onLast?.();
+          const resolve = reader.resolve;
+          reader.resolve = undefined;
           resolve?.({ value: undefined, done: true });
         }
         return { value: undefined, done: true };
       };
-      if (!listeners.size) onFirst?.();
-      listeners.add(listener);
+      if (!subscribers++) onFirst?.();
       const iterator: AsyncIterableIterator<PositionedEvent> = {
         next: () => {
-          if (buffer.length) return Promise.resolve({ value: buffer.shift()!, done: false });
-          if (done) return Promise.resolve({ value: undefined, done: true });
-          return new Promise((resolve) => (waiting = resolve));
+          if (reader.done) return Promise.resolve({ value: undefined, done: true });
+          const behind = head - reader.cursor;
+          if (behind > buffer) {
+            finish();
+            return Promise.reject(new BusOverflow(buffer));
+          }
+          if (behind > 0) return Promise.resolve({ value: ring[reader.cursor++ % buffer]!, done: false });
+          return new Promise((resolve) => {
+            reader.resolve = resolve;
+            waiting.push(reader);
+          });
         },
         return: () => Promise.resolve(finish()),
         throw: (error: unknown) => {
@@ -88,12 +199,24 @@ function createFanOut(onFirst?: () => void, onLast?: () => void) {
  * `channel` names the stream on Redis: every instance of one deployment (one database) must use
  * the same one, and no other deployment sharing the Redis server may (see eventChannel).
  */
-export function createEventBus({ redisUrl, channel, log }: { redisUrl?: string; channel: string; log?: Logger }): EventBus {
+export function createEventBus({
+  redisUrl,
+  channel,
+  log,
+  buffer = DEFAULT_BUFFER,
+}: {
+  redisUrl?: string;
+  channel: string;
+  log?: Logger;
+  /** How far (in events) a subscriber may fall behind before its next read fails (SUBSCRIPTION_BUFFER). */
+  buffer?: number;
+}): EventBus {
   if (!redisUrl) {
-    const fanOut = createFanOut();
+    const fanOut = createFanOut(buffer);
     return {
+      shared: false,
       publish: (event) => fanOut.publish(event),
-      subscribe: () => fanOut.subscribe(),
+      subscribe: (options) => fanOut.subscribe(options),
       close: async () => {},
     };
   }
@@ -112,6 +235,7 @@ export function createEventBus({ redisUrl, channel, log }: { redisUrl?: string; 
   // One listener on the Redis channel while this instance has subscribers, fanned out locally.
   let source: AsyncIterableIterator<PositionedEvent> | undefined;
   const fanOut = createFanOut(
+    buffer,
     () => {
       const iterator = pubsub.subscribe(channel)[Symbol.asyncIterator]() as AsyncIterableIterator<PositionedEvent>;
       source = iterator;
@@ -125,8 +249,9 @@ export function createEventBus({ redisUrl, channel, log }: { redisUrl?: string; 
     },
   );
   return {
+    shared: true,
     publish: (event) => pubsub.publish(channel, event),
-    subscribe: () => fanOut.subscribe(),
+    subscribe: (options) => fanOut.subscribe(options),
     close: async () => {
       publishClient.disconnect();
       subscribeClient.disconnect();

@@ -3,7 +3,7 @@
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { badInput } from '../../errors.js';
-import type { EventBus, PositionedEvent } from './bus.js';
+import { BusOverflow, type EventBus, type PositionedEvent } from './bus.js';
 import { EVENT_TYPES, type EventPayload } from './outbox.js';
 
 const PAGE = 500;
@@ -14,6 +14,26 @@ export interface StreamOptions {
   types?: readonly string[] | null;
   /** Replay the stored events after this event id before going live. */
   after?: string | null;
+}
+
+/**
+ * The subscriber fell more than SUBSCRIPTION_BUFFER events behind (it did not read): its stream
+ * ends. `lastEventId` is the last event it was sent (or, if none, the event it started after),
+ * so it can resume with `after` and miss nothing.
+ */
+export class SubscriberTooSlow extends Error {
+  readonly code = 'SUBSCRIBER_TOO_SLOW';
+  constructor(
+    readonly lastEventId: string | null,
+    readonly buffer: number,
+  ) {
+    super(
+      lastEventId
+        ? `Subscriber too slow: more than ${buffer} events behind. The last event sent was ${lastEventId}; subscribe again with after: "${lastEventId}" to resume`
+        : `Subscriber too slow: more than ${buffer} events behind, before any event was sent; subscribe again to resume`,
+    );
+    this.name = 'SubscriberTooSlow';
+  }
 }
 
 export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
@@ -32,11 +52,22 @@ export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
     }
   }
 
+  /** The id of the event at `position` (null for 0: before the first event). */
+  async function idAt(position: number): Promise<string | null> {
+    if (!position) return null;
+    const row = await db.event.findUnique({ where: { position }, select: { id: true } });
+    return row?.id ?? null;
+  }
+
   return {
     /**
-     * Subscribes first (so nothing published meanwhile is missed), then replays from the
-     * database, then streams live events, skipping what was already sent and filling any gap
-     * (events heard out of order from several instances) from the database.
+     * Without `after`: subscribes first (so nothing published meanwhile is missed), then takes
+     * the newest stored position as the start. With `after`: replays from the database until it
+     * has caught up, and only then subscribes and reads the database once more (what committed
+     * in between), so a long replay never counts against the live buffer. Then streams live
+     * events, skipping what was already sent and filling any gap (events heard out of order from
+     * several instances) from the database. A subscriber more than the bus's buffer behind ends
+     * with SubscriberTooSlow.
      */
     async stream({ types, after }: StreamOptions): Promise<AsyncIterableIterator<PositionedEvent>> {
       const unknown = (types ?? []).find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
@@ -45,13 +76,14 @@ export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
       const matches = (e: PositionedEvent) => !wanted || wanted.has(e.payload.event);
 
       let start = 0;
+      let live: AsyncIterableIterator<PositionedEvent> | undefined;
+      let ended = false;
       if (after) {
         const from = await db.event.findUnique({ where: { id: after }, select: { position: true } });
         if (!from || from.position === null) throw badInput('after', 'unknown or expired event id');
         start = Number(from.position);
-      }
-      const live = bus.subscribe();
-      if (!after) {
+      } else {
+        live = bus.subscribe({ bounded: true });
         try {
           const { _max } = await db.event.aggregate({ _max: { position: true } });
           start = Number(_max.position ?? 0);
@@ -63,36 +95,73 @@ export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
 
       const events = (async function* () {
         let last = start;
+        /** The last event handed to the subscriber, for SubscriberTooSlow. */
+        let lastSent: string | null = after ?? null;
         try {
+          if (!live) {
+            // Replay until a page comes back short: caught up with what had committed by then.
+            for await (const e of stored(last)) {
+              last = e.position;
+              if (matches(e)) {
+                lastSent = e.id;
+                yield e;
+              }
+            }
+            if (ended) return;
+            live = bus.subscribe({ bounded: true });
+          }
+          // What committed before the subscription above (or, without `after`, before the start).
           for await (const e of stored(last)) {
             last = e.position;
-            if (matches(e)) yield e;
+            if (matches(e)) {
+              lastSent = e.id;
+              yield e;
+            }
           }
-          for await (const e of live) {
+          for (;;) {
+            let next: IteratorResult<PositionedEvent>;
+            try {
+              next = await live.next();
+            } catch (error) {
+              if (error instanceof BusOverflow) throw new SubscriberTooSlow(lastSent ?? (await idAt(start)), error.buffer);
+              throw error;
+            }
+            if (next.done) return;
+            const e = next.value;
             if (e.position <= last) continue;
             if (e.position > last + 1) {
               for await (const missed of stored(last, e.position - 1)) {
                 last = missed.position;
-                if (matches(missed)) yield missed;
+                if (matches(missed)) {
+                  lastSent = missed.id;
+                  yield missed;
+                }
               }
             }
             last = e.position;
-            if (matches(e)) yield e;
+            if (matches(e)) {
+              lastSent = e.id;
+              yield e;
+            }
           }
         } finally {
-          await live.return?.();
+          await live?.return?.();
         }
       })();
       // A generator waiting for the bus only sees `return()` after its next event: end the bus
       // subscription first, which releases that wait, so a departed subscriber is let go at once.
+      const stop = async () => {
+        ended = true;
+        await live?.return?.();
+      };
       const iterator: AsyncIterableIterator<PositionedEvent> = {
         next: () => events.next(),
         return: async (value?: unknown) => {
-          await live.return?.();
+          await stop();
           return events.return(value as undefined);
         },
         throw: async (error?: unknown) => {
-          await live.return?.();
+          await stop();
           return events.throw(error);
         },
         [Symbol.asyncIterator]: () => iterator,

@@ -16,8 +16,9 @@ import {
   type FragmentDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../../context.js';
+import { SubscriberTooSlow } from './service.js';
 
 /** Subscription fields whose result can be shared, and the fields of their type that can. */
 const SHAREABLE: Record<string, ReadonlySet<string>> = {
@@ -54,6 +55,11 @@ function isShareable(document: DocumentNode, operationName: string | null | unde
     const allowed = SHAREABLE[s.name.value];
     return !!allowed && !!s.selectionSet && selectsOnly(s.selectionSet, allowed, fragments);
   });
+}
+
+/** SUBSCRIBER_TOO_SLOW as the subscriber sees it: the code, and the id to resume `after`. */
+function tooSlowError(error: SubscriberTooSlow) {
+  return createGraphQLError(error.message, { extensions: { code: error.code, lastEventId: error.lastEventId, buffer: error.buffer } });
 }
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
@@ -100,9 +106,21 @@ export function createSharedSubscribe() {
     };
     // Like graphql-js's mapAsyncIterator: `return()` reaches the source at once, even while a
     // `next()` is pending (an async generator would wait for the next event).
+    let finished = false;
     const mapped: AsyncIterableIterator<ExecutionResult> = {
       async next() {
-        const next = await iterator.next();
+        if (finished) return { value: undefined, done: true };
+        let next: IteratorResult<unknown>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          // A stream that ends for a reason the subscriber must hear (it fell too far behind)
+          // ends with a result carrying the error, then completes, the same on every transport:
+          // a source that throws would make Yoga's SSE cut the response without a word.
+          if (!(error instanceof SubscriberTooSlow)) throw error;
+          finished = true;
+          return { value: { errors: [tooSlowError(error)] }, done: false };
+        }
         if (next.done) return { value: undefined, done: true };
         try {
           return { value: await map(next.value), done: false };
@@ -116,6 +134,7 @@ export function createSharedSubscribe() {
         }
       },
       async return() {
+        finished = true;
         await iterator.return?.();
         return { value: undefined, done: true };
       },

@@ -1,0 +1,252 @@
+// A subscriber that stops reading, over each transport, with a real client that pauses its
+// socket: SSE (Yoga's distinct connections, POST /graphql), graphql-sse's single-connection mode
+// (/graphql/stream) and WebSocket (graphql-ws). SUBSCRIPTION_BUFFER is shrunk to 50, and each
+// event is made large (50 aliases of a ~2 KB path: ~100 KB per event) so that the kernel's socket
+// buffers (a few MB on loopback) fill long before the events committed run out. When the client
+// reads again it gets what was sent before it fell behind, then SUBSCRIBER_TOO_SLOW naming the
+// last event it received, then the end of the operation; resuming with `after` = that id gets
+// every later event, with no gap and no duplicate. A subscriber that keeps reading is not ended.
+import { randomBytes } from 'node:crypto';
+import { request, type IncomingMessage } from 'node:http';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client } from './support/http.js';
+import { sql, startTestServer, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { waitFor } from './support/wait.js';
+
+const BUFFER = 50;
+/** Committed while the client is paused: ~30 MB of results, far past the kernel's buffers and the 50 held. */
+const EVENTS = 300;
+const SLOW = { timeout: 240_000 };
+const PAD = 'x'.repeat(1900);
+/** One event as the paused clients select it: ~100 KB. */
+const LARGE = `subscription($after: ID) { events(after: $after) { id ${Array.from({ length: 50 }, (_, i) => `p${i}: path`).join(' ')} } }`;
+const SMALL = `subscription($after: ID) { events(after: $after) { id p0: path } }`;
+
+interface GqlError {
+  message: string;
+  extensions?: { code?: string; lastEventId?: string | null };
+}
+
+/** A subscription as a raw client sees it. */
+interface RawSub {
+  events: { id: string; path: string }[];
+  errors: GqlError[];
+  /** The server completed the operation. */
+  completed: boolean;
+  pause(): void;
+  resume(): void;
+  close(): void;
+}
+
+type Result = { data?: { events?: { id: string; p0: string } }; errors?: GqlError[] };
+
+function record(sub: RawSub, result: Result): void {
+  if (result.errors) sub.errors.push(...result.errors);
+  const e = result.data?.events;
+  if (e) sub.events.push({ id: e.id, path: e.p0 });
+}
+
+/** Server-sent events from a node response: calls `onEvent(event, data)` per message. */
+function readSse(res: IncomingMessage, onEvent: (event: string, data: string) => void): void {
+  res.setEncoding('utf8');
+  let buffer = '';
+  res.on('data', (chunk: string) => {
+    buffer += chunk;
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const message = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of message.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length || event !== 'message') onEvent(event, data.join('\n'));
+    }
+  });
+  res.on('error', () => {});
+}
+
+/** Pauses a response for real: no 'data', and the socket stops reading, so TCP's window closes. */
+function pausable(res: () => IncomingMessage | undefined) {
+  return {
+    pause: () => {
+      res()?.pause();
+      res()?.socket.pause();
+    },
+    resume: () => {
+      res()?.socket.resume();
+      res()?.resume();
+    },
+  };
+}
+
+/** POST /graphql with Accept: text/event-stream (Yoga's distinct-connections SSE), over node:http. */
+function sse(server: TestServer, token: string, query: string, variables: { after?: string } = {}): RawSub {
+  const body = JSON.stringify({ query, variables });
+  let response: IncomingMessage | undefined;
+  const req = request(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(body) },
+  });
+  const sub: RawSub = { events: [], errors: [], completed: false, ...pausable(() => response), close: () => req.destroy() };
+  req.on('response', (res) => {
+    response = res;
+    readSse(res, (event, data) => {
+      if (event === 'next') record(sub, JSON.parse(data) as Result);
+      if (event === 'complete') sub.completed = true;
+    });
+  });
+  req.on('error', () => {});
+  req.end(body);
+  return sub;
+}
+
+/** graphql-sse's single-connection mode: PUT a reservation, GET the stream, POST the operation. */
+async function sseSingle(server: TestServer, token: string, query: string): Promise<RawSub> {
+  const auth = { authorization: `Bearer ${token}` };
+  const reserved = await fetch(`${server.url}/graphql/stream`, { method: 'PUT', headers: auth });
+  expect(reserved.status).toBe(201);
+  const streamToken = await reserved.text();
+  let response: IncomingMessage | undefined;
+  const req = request(`${server.url}/graphql/stream`, { headers: { ...auth, accept: 'text/event-stream', 'x-graphql-event-stream-token': streamToken } });
+  const sub: RawSub = { events: [], errors: [], completed: false, ...pausable(() => response), close: () => req.destroy() };
+  await new Promise<void>((resolve, reject) => {
+    req.on('response', (res) => {
+      response = res;
+      readSse(res, (event, data) => {
+        if (event === 'next') record(sub, (JSON.parse(data) as { payload: Result }).payload);
+        if (event === 'complete') sub.completed = true;
+      });
+      resolve();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const operation = await fetch(`${server.url}/graphql/stream`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', 'x-graphql-event-stream-token': streamToken },
+    body: JSON.stringify({ query, extensions: { operationId: 'slow' } }),
+  });
+  expect(operation.status).toBe(202);
+  return sub;
+}
+
+/** graphql-ws over the `ws` client, whose pause() stops reading the socket. */
+async function ws(server: TestServer, token: string, query: string): Promise<RawSub> {
+  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+  const sub: RawSub = {
+    events: [],
+    errors: [],
+    completed: false,
+    pause: () => socket.pause(),
+    resume: () => socket.resume(),
+    close: () => socket.terminate(),
+  };
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  socket.on('message', (raw: Buffer) => {
+    const message = JSON.parse(raw.toString()) as { type: string; payload?: unknown };
+    if (message.type === 'next') record(sub, message.payload as Result);
+    if (message.type === 'error') sub.errors.push(...(message.payload as GqlError[]));
+    if (message.type === 'complete' || message.type === 'error') sub.completed = true;
+  });
+  const acknowledged = new Promise((resolve) => socket.on('message', (raw: Buffer) => JSON.parse(raw.toString()).type === 'connection_ack' && resolve(null)));
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
+  await acknowledged;
+  socket.send(JSON.stringify({ id: 'slow', type: 'subscribe', payload: { query } }));
+  return sub;
+}
+
+describe('a subscriber that stops reading', () => {
+  let server: TestServer;
+  let api: Client;
+  let token: string;
+  const subs: RawSub[] = [];
+  beforeAll(async () => {
+    server = await startTestServer({ env: { ...NO_RATE_LIMITS, SUBSCRIPTION_BUFFER: String(BUFFER) } });
+    api = client(server.url);
+    token = (await api.loginAs('grace')).token;
+  });
+  afterAll(async () => {
+    for (const s of subs) s.close();
+    await server?.stop();
+  });
+
+  /** Page views under `prefix` until one reaches every subscriber: they are live. */
+  async function goLive(all: RawSub[]): Promise<void> {
+    const prefix = `/probe/${randomBytes(4).toString('hex')}`;
+    for (let i = 0; !all.every((s) => s.events.some((e) => e.path.startsWith(prefix))); i++) {
+      if (i > 150) throw new Error('the subscriptions never went live');
+      expect((await api.post('/api/analytics/views', { path: `${prefix}/${i}` })).status).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Commits `n` large page views, ten at a time, and waits until the relay has positioned them all. */
+  async function commitLarge(tag: string, n: number): Promise<void> {
+    for (let i = 0; i < n; i += 10) {
+      const replies = await Promise.all(
+        Array.from({ length: Math.min(10, n - i) }, (_, j) => api.post('/api/analytics/views', { path: `/slow/${tag}/${i + j}/${PAD}` })),
+      );
+      expect(replies.map((r) => r.status)).toEqual(replies.map(() => 202));
+    }
+    await waitFor('every event positioned', async () => (await sql<{ n: number }>(server, 'SELECT count(*)::int AS n FROM "Event" WHERE position IS NULL'))[0]!.n === 0, 60_000);
+  }
+
+  /** The ids of the stored events after `afterId`, in commit order. */
+  const storedAfter = async (afterId: string) =>
+    (await sql<{ id: string }>(server, 'SELECT id FROM "Event" WHERE position > (SELECT position FROM "Event" WHERE id = $1) ORDER BY position', [afterId])).map((r) => r.id);
+
+  const transports: { name: string; open(query: string): Promise<RawSub> | RawSub }[] = [
+    { name: 'SSE (POST /graphql)', open: (query) => sse(server, token, query) },
+    { name: 'graphql-sse single connection (/graphql/stream)', open: (query) => sseSingle(server, token, query) },
+    { name: 'WebSocket (graphql-ws)', open: (query) => ws(server, token, query) },
+  ];
+
+  it.each(transports)('over $name: ended with SUBSCRIBER_TOO_SLOW naming the last event it received; `after` resumes with no gap', SLOW, async (t) => {
+    const slow = await t.open(LARGE);
+    // Beside it, a subscriber that keeps reading the same events (small selection).
+    const reading = sse(server, token, SMALL);
+    subs.push(slow, reading);
+    await goLive([slow, reading]);
+    const first = slow.events.at(-1)!;
+
+    slow.pause();
+    const tag = randomBytes(4).toString('hex');
+    await commitLarge(tag, EVENTS);
+    const ours = (s: RawSub) => s.events.filter((e) => e.path.startsWith(`/slow/${tag}/`));
+    // The reader got all of them, and is still subscribed.
+    await waitFor('the reading subscriber to receive every event', () => ours(reading).length === EVENTS, 60_000);
+    expect(reading.errors).toEqual([]);
+    expect(reading.completed).toBe(false);
+
+    slow.resume();
+    await waitFor('the slow subscriber to be ended', () => slow.completed, 60_000);
+    // What it was sent before it fell behind, in commit order with no gap, then the error.
+    const received = slow.events.slice(slow.events.indexOf(first));
+    const expected = [first.id, ...(await storedAfter(first.id))];
+    expect(received.map((e) => e.id)).toEqual(expected.slice(0, received.length));
+    expect(ours(slow).length).toBeLessThan(EVENTS);
+    const last = slow.events.at(-1)!;
+    expect(slow.errors).toHaveLength(1);
+    const [error] = slow.errors;
+    expect(error!.extensions?.code).toBe('SUBSCRIBER_TOO_SLOW');
+    expect(error!.extensions?.lastEventId).toBe(last.id);
+    expect(error!.message).toContain(last.id);
+
+    // Resuming after the id it was given: everything after it, once each, in order.
+    const resumed = sse(server, token, SMALL, { after: error!.extensions!.lastEventId! });
+    subs.push(resumed);
+    const rest = await storedAfter(last.id);
+    await waitFor('the resumed subscriber to catch up', () => resumed.events.length >= rest.length, 60_000);
+    expect(resumed.events.map((e) => e.id)).toEqual(rest);
+    expect(resumed.errors).toEqual([]);
+    expect(ours(slow).length + ours(resumed).length).toBe(EVENTS);
+    for (const s of [slow, reading, resumed]) s.close();
+  });
+});
