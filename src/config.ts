@@ -63,7 +63,19 @@ const envSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// URL').optional(),
-  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // Signing keys, separated by commas or whitespace: the first signs, all verify (rotation).
+  JWT_SECRET: z
+    .string()
+    .transform((value, ctx) => {
+      const keys = value.split(/[\s,]+/).filter(Boolean);
+      const short = keys.findIndex((k) => k.length < 32);
+      if (!keys.length || short >= 0) {
+        ctx.addIssue({ code: 'custom', message: keys.length > 1 ? `key ${short + 1} must be at least 32 characters` : 'must be at least 32 characters' });
+        return z.NEVER;
+      }
+      return keys;
+    })
+    .optional(),
   ACCESS_TOKEN_TTL: int(60).default(86_400),
   REFRESH_TOKEN_TTL: int(60).default(2_592_000),
   RATE_LIMIT_FREE: int(1).default(100),
@@ -105,7 +117,8 @@ export type Config = Readonly<{
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
-  jwtSecret: Uint8Array;
+  /** HS256 keys: the first signs access tokens, every one verifies them (JWT_SECRET lists them). */
+  jwtKeys: readonly Uint8Array[];
   accessTokenTtl: number;
   refreshTokenTtl: number;
   rateLimit: Readonly<{ free: number; pro: number; windowSeconds: number }>;
@@ -175,7 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     dataDir,
     redisUrl: e.REDIS_URL,
-    jwtSecret: e.JWT_SECRET ? new TextEncoder().encode(e.JWT_SECRET) : localSecret(dataDir),
+    jwtKeys: Object.freeze(e.JWT_SECRET ? e.JWT_SECRET.map((k) => new TextEncoder().encode(k)) : [localSecret(dataDir)]),
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     rateLimit: Object.freeze({ free: e.RATE_LIMIT_FREE, pro: e.RATE_LIMIT_PRO, windowSeconds: e.RATE_LIMIT_WINDOW_S }),

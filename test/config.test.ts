@@ -89,7 +89,7 @@ describe('loadConfig defaults', () => {
         recordPageView: { max: 1000, windowMs: 60_000 },
       },
     });
-    expect(new TextDecoder().decode(config.jwtSecret)).toBe(SECRET);
+    expect(config.jwtKeys.map((k) => new TextDecoder().decode(k))).toEqual([SECRET]);
   });
 
   it('takes 1/0 as booleans too, and an empty variable as unset', () => {
@@ -195,18 +195,18 @@ describe('the generated signing key (no JWT_SECRET)', () => {
   it('is created once in DATA_DIR with mode 0600 and reused', async () => {
     const dir = join(dataDir, 'secret-once');
     const first = loadConfig({ DATA_DIR: dir });
-    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(first.jwtKeys[0]!.length).toBeGreaterThanOrEqual(32);
     const file = join(dir, 'jwt-secret');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const again = loadConfig({ DATA_DIR: dir });
-    expect(Buffer.from(again.jwtSecret).equals(Buffer.from(first.jwtSecret))).toBe(true);
-    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url').equals(Buffer.from(first.jwtSecret))).toBe(true);
+    expect(Buffer.from(again.jwtKeys[0]!).equals(Buffer.from(first.jwtKeys[0]!))).toBe(true);
+    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url').equals(Buffer.from(first.jwtKeys[0]!))).toBe(true);
   });
 
   it('differs between data directories', () => {
     const a = loadConfig({ DATA_DIR: join(dataDir, 'secret-a') });
     const b = loadConfig({ DATA_DIR: join(dataDir, 'secret-b') });
-    expect(Buffer.from(a.jwtSecret).equals(Buffer.from(b.jwtSecret))).toBe(false);
+    expect(Buffer.from(a.jwtKeys[0]!).equals(Buffer.from(b.jwtKeys[0]!))).toBe(false);
   });
 
   it('a file that does not hold a key is a DATA_DIR problem, not a silently empty key', async () => {

@@ -60,7 +60,7 @@ describe.each(DATABASES)('persistence on %s', (kind) => {
     const info = await stat(file);
     expect(info.isFile()).toBe(true);
     expect(info.mode & 0o777).toBe(0o600);
-    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url').equals(Buffer.from(server.config.jwtSecret))).toBe(true);
+    expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64url').equals(Buffer.from(server.config.jwtKeys[0]!))).toBe(true);
   });
 });
 

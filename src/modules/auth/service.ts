@@ -1,5 +1,5 @@
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Caller, CallerAccount } from '../../context.js';
 import type { Config } from '../../config.js';
@@ -24,16 +24,33 @@ const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid em
 const invalidRefreshToken = () => new AppError('INVALID_CREDENTIALS', 'Invalid refresh token');
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
+/** A signing key's public name (`kid`): 12 characters of its SHA-256, which tell keys apart and reveal nothing usable. */
+export const keyId = (raw: Uint8Array) => createHash('sha256').update(raw).digest('base64url').slice(0, 12);
+
 interface Deps {
   db: Db;
   query: Database['query'];
-  config: Pick<Config, 'jwtSecret' | 'accessTokenTtl' | 'refreshTokenTtl'>;
+  config: Pick<Config, 'jwtKeys' | 'accessTokenTtl' | 'refreshTokenTtl'>;
   log?: Logger;
 }
 
 export function createAuthService({ db, query, config, log }: Deps) {
-  // A CryptoKey imported once: jose would otherwise import one on every sign and verify.
-  const signingKey = webcrypto.subtle.importKey('raw', config.jwtSecret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  // CryptoKeys imported once (jose would otherwise import one on every sign and verify), each named
+  // by its `kid`: the first key signs, every key verifies, so keys rotate by listing the new one
+  // first and dropping the old one once its tokens have expired (or at once, to end them).
+  const keys = Promise.all(
+    config.jwtKeys.map(async (raw) => ({
+      kid: keyId(raw),
+      key: await webcrypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
+    })),
+  );
+  /** The key a token names; a token from before `kid`s (none named) is checked with the signing key. */
+  const keyFor: JWTVerifyGetKey = async ({ kid }) => {
+    const all = await keys;
+    const found = kid === undefined ? all[0] : all.find((k) => k.kid === kid);
+    if (!found) throw new Error('unknown signing key');
+    return found.key;
+  };
   // Tokens whose signature was verified, keyed by the whole token (so a forged one never gets
   // in): clients send one token for many requests. `exp` is still checked on every use, and
   // revocation is checked against the database every time.
@@ -43,7 +60,7 @@ export function createAuthService({ db, query, config, log }: Deps) {
     const cached = verifiedTokens.get(token);
     if (cached) return cached.exp > Date.now() / 1000 ? cached : null;
     try {
-      const { payload } = await jwtVerify(token, await signingKey, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
+      const { payload } = await jwtVerify(token, keyFor, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp', 'iat'] });
       if (typeof payload.sid !== 'string' || !payload.sub || typeof payload.exp !== 'number') return null;
       const claims = { sub: payload.sub, sid: payload.sid, exp: payload.exp };
       verifiedTokens.set(token, claims);
@@ -92,13 +109,14 @@ export function createAuthService({ db, query, config, log }: Deps) {
   async function signAccessToken(userId: string, sessionId: string): Promise<string> {
     const iat = Math.floor(Date.now() / 1000);
     // jti: every token is distinct, even two issued for one session in the same second.
+    const [signing] = await keys;
     return new SignJWT({ sid: sessionId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: signing!.kid })
       .setJti(randomBytes(12).toString('base64url'))
       .setSubject(userId)
       .setIssuedAt(iat)
       .setExpirationTime(iat + config.accessTokenTtl)
-      .sign(await signingKey);
+      .sign(signing!.key);
   }
 
   /** Issues a refresh token in `tx` for the session and an access token naming the session. */
