@@ -151,7 +151,9 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
       version: '1.0.0',
       description:
         'REST surface of Learnstream. Every error is `{error: true, code, message}` with HTTP status equal to `code`. ' +
-        'Every route except /healthz and /readyz draws on the caller\'s rolling rate-limit budget (see the RateLimit headers).',
+        'Every route except /healthz and /readyz draws on the caller\'s rolling rate-limit budget (see the RateLimit headers). ' +
+        'What the service POSTs to webhook endpoints is described under `webhooks`; the events\' channels (webhooks and the GraphQL subscription) ' +
+        'are described by the AsyncAPI 3.0 document at /api/asyncapi.json.',
     },
     servers: [{ url: '/' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
