@@ -24,6 +24,7 @@ import type {
   EventListOptions,
   EventTypeInfo,
   Lesson,
+  LessonPage,
   LoginInput,
   Page,
   PageOptions,
@@ -31,13 +32,16 @@ import type {
   PublicUser,
   Registration,
   RegisterInput,
+  RestResponse,
   StoredEvent,
+  StoredEventPage,
   TokenPair,
   UpdateLessonInput,
   UpdateMeInput,
   UpdateWebhookInput,
   Webhook,
   WebhookDelivery,
+  WebhookDeliveryPage,
 } from './types.js';
 
 /** How to reach the API and how to behave (see TransportOptions). */
@@ -110,7 +114,7 @@ export class LearningClient {
     /** One lesson; NotFoundError when unknown, or a draft the caller may not see. */
     get: (id: string, options?: CallOptions): Promise<Lesson> => this.transport.rest('GET', '/api/v1/lessons', { ...options, query: { id } }),
     /** One page of lessons, newest first. */
-    list: (page: PageOptions = {}, options?: CallOptions): Promise<Page<Lesson>> =>
+    list: (page: PageOptions = {}, options?: CallOptions): Promise<LessonPage> =>
       this.transport.rest('GET', '/api/v1/lessons', { ...options, query: { limit: page.limit, cursor: page.cursor } }),
     /** Every lesson, newest first, fetching pages of `limit` as the loop goes. */
     all: (page: Omit<PageOptions, 'cursor'> = {}, options?: CallOptions): AsyncGenerator<Lesson, void, undefined> =>
@@ -138,7 +142,7 @@ export class LearningClient {
     },
     /** The total page views of the deployment, optionally for one path and within [from, to). */
     getPageViews: async (filter: PageViewFilter = {}, options?: CallOptions): Promise<number> => {
-      const { total } = await this.transport.rest<{ total: number }>('GET', '/api/analytics/views', {
+      const { total } = await this.transport.rest<RestResponse<'getPageViews', 200>>('GET', '/api/analytics/views', {
         ...options,
         query: { path: filter.path, from: filter.from, to: filter.to },
       });
@@ -153,7 +157,7 @@ export class LearningClient {
       this.transport.rest('POST', '/api/v1/webhooks', { ...options, body: input }),
     /** Every endpoint, newest first (without secrets). */
     list: async (options?: CallOptions): Promise<Webhook[]> =>
-      (await this.transport.rest<{ items: Webhook[] }>('GET', '/api/v1/webhooks', options)).items,
+      (await this.transport.rest<RestResponse<'listWebhooks', 200>>('GET', '/api/v1/webhooks', options)).items,
     get: (id: string, options?: CallOptions): Promise<Webhook> => this.transport.rest('GET', `/api/v1/webhooks/${path(id)}`, options),
     /** Changes url, events, description or enabled (re-enabling clears disabledReason and failingSince). */
     update: (id: string, input: UpdateWebhookInput, options?: CallOptions): Promise<Webhook> =>
@@ -166,7 +170,7 @@ export class LearningClient {
     test: (id: string, options?: CallOptions): Promise<WebhookDelivery> =>
       this.transport.rest('POST', `/api/v1/webhooks/${path(id)}/test`, options),
     /** One page of an endpoint's deliveries, newest first, each with its attempts. */
-    deliveries: (id: string, page: PageOptions = {}, options?: CallOptions): Promise<Page<WebhookDelivery>> =>
+    deliveries: (id: string, page: PageOptions = {}, options?: CallOptions): Promise<WebhookDeliveryPage> =>
       this.transport.rest('GET', `/api/v1/webhooks/${path(id)}/deliveries`, { ...options, query: { limit: page.limit, cursor: page.cursor } }),
     /** One more attempt of a delivery now, whatever its status. */
     retryDelivery: (id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery> =>
@@ -177,14 +181,14 @@ export class LearningClient {
      */
     recover: async (id: string, since: string | Date, options?: CallOptions): Promise<number> => {
       const body = { since: since instanceof Date ? since.toISOString() : since };
-      return (await this.transport.rest<{ count: number }>('POST', `/api/v1/webhooks/${path(id)}/recover`, { ...options, body })).count;
+      return (await this.transport.rest<RestResponse<'recoverWebhook', 202>>('POST', `/api/v1/webhooks/${path(id)}/recover`, { ...options, body })).count;
     },
     /**
      * A new signing secret (`whsec_…`), shown only here. For 24 hours deliveries carry a signature
      * with the new and one with the previous secret, so receivers can switch without a gap.
      */
     rotateSecret: async (id: string, options?: CallOptions): Promise<string> =>
-      (await this.transport.rest<{ secret: string }>('POST', `/api/v1/webhooks/${path(id)}/rotate-secret`, options)).secret,
+      (await this.transport.rest<RestResponse<'rotateWebhookSecret', 200>>('POST', `/api/v1/webhooks/${path(id)}/rotate-secret`, options)).secret,
   };
 
   /** The current user's API keys. */
@@ -194,7 +198,7 @@ export class LearningClient {
       this.transport.rest('POST', '/api/v1/api-keys', { ...options, body: { name } }),
     /** The keys that are not revoked, newest first (without the keys). */
     list: async (options?: CallOptions): Promise<ApiKey[]> =>
-      (await this.transport.rest<{ items: ApiKey[] }>('GET', '/api/v1/api-keys', options)).items,
+      (await this.transport.rest<RestResponse<'listApiKeys', 200>>('GET', '/api/v1/api-keys', options)).items,
     /** Revokes a key: it stops working at once. */
     revoke: async (id: string, options?: CallOptions): Promise<void> => {
       await this.transport.rest('DELETE', `/api/v1/api-keys/${path(id)}`, options);
@@ -220,7 +224,7 @@ export class LearningClient {
     lesson: async (id: string, options?: CallOptions): Promise<NonNullable<LessonQuery['lesson']>> =>
       nonNull((await this.query(LessonDocument, { id }, options)).lesson),
     /** A page of the lessons connection, newest first: `first` (1-100, default 20) after the cursor `after`. */
-    lessons: async (page: { first?: number; after?: string } = {}, options?: CallOptions): Promise<LessonConnection> =>
+    lessons: async (page: { first?: number | undefined; after?: string | undefined } = {}, options?: CallOptions): Promise<LessonConnection> =>
       (await this.query(LessonsDocument, page, options)).lessons,
     docs: async (options?: CallOptions): Promise<DocsQuery['docs']> => (await this.query(DocsDocument, {}, options)).docs,
     pageViews: async (filter: PageViewFilter = {}, options?: CallOptions): Promise<number> => {
@@ -234,7 +238,7 @@ export class LearningClient {
    * with the same ids. Pass `nextCursor` as `after` for the next page; it is null on the last
    * page, and to poll for newer events later pass the last id you saw.
    */
-  listEvents(options: EventListOptions = {}, callOptions?: CallOptions): Promise<Page<StoredEvent>> {
+  listEvents(options: EventListOptions = {}, callOptions?: CallOptions): Promise<StoredEventPage> {
     const { types, after, since, limit } = options;
     return this.transport.rest('GET', '/api/v1/events', { ...callOptions, query: { types: types?.join(','), after, since, limit } });
   }
@@ -246,7 +250,7 @@ export class LearningClient {
 
   /** The event-type catalogue: every event name with the JSON Schema (2020-12) of its payload. */
   async eventTypes(options?: CallOptions): Promise<EventTypeInfo[]> {
-    return (await this.transport.rest<{ items: EventTypeInfo[] }>('GET', '/api/v1/event-types', options)).items;
+    return (await this.transport.rest<RestResponse<'listEventTypes', 200>>('GET', '/api/v1/event-types', options)).items;
   }
 
   /**

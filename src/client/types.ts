@@ -1,58 +1,51 @@
-// The REST shapes, written out by hand from the contract rather than imported from the server's
-// zod schemas: the client must not pull server code (Prisma, pino, config) into its users'
-// programs. test/client.test.ts checks at type-check time that each interface equals the type
-// of the schema the server validates its responses with, so the two cannot drift apart.
-// Times stay the ISO 8601 strings the API sends (UTC); `joined` is `YYYY-MM-DD`.
+// The REST shapes, named from ./generated/openapi.ts: openapi-typescript generates that file from
+// the OpenAPI document the service serves (`npm run generate`; CI fails when it is stale), and the
+// document is built from the zod schemas the server validates its input and responses with. So
+// these types cannot drift from the server, and the client still imports nothing of it.
+// Written here by hand are only the options of the client's own calls (pages, filters, the event
+// stream's subject fields): they take what is handy in code (numbers, Dates) and the client turns
+// them into the query string. Times are the ISO 8601 strings the API sends (UTC); `joined` is
+// `YYYY-MM-DD`.
+import type { operations, webhooks } from './generated/openapi.js';
 
-export type Role = 'ADMIN' | 'MEMBER';
-export type Tier = 'FREE' | 'PRO' | 'ENTERPRISE';
+/** The operations of the REST API, by `operationId` (as openapi.json names them). */
+export type RestOperationId = keyof operations;
 
-/** A user's public data (`GET /api/users/{id}`). */
-export interface PublicUser {
-  id: string;
-  name: string;
-  joined: string;
-}
+/**
+ * The JSON body of an operation's response with this status, e.g.
+ * `RestResponse<'getMe', 200>` is the current user.
+ */
+export type RestResponse<Op extends RestOperationId, Status extends keyof operations[Op]['responses']> =
+  operations[Op]['responses'][Status] extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** The JSON request body of an operation, e.g. `RestRequestBody<'createLesson'>`. */
+export type RestRequestBody<Op extends RestOperationId> =
+  NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } } ? Body : never;
 
 /** The current user (`GET /api/v1/user/me`). */
-export interface CurrentUser extends PublicUser {
-  email: string;
-  role: Role;
-  tier: Tier;
-}
+export type CurrentUser = RestResponse<'getMe', 200>;
 
-export interface UpdateMeInput {
-  name: string;
-}
+/** A user's public data (`GET /api/users/{id}`). */
+export type PublicUser = RestResponse<'getUser', 200>;
 
-export type LessonStatus = 'DRAFT' | 'PUBLISHED';
+export type Role = CurrentUser['role'];
+export type Tier = CurrentUser['tier'];
 
-export interface Lesson {
-  id: string;
-  title: string;
-  summary: string | null;
-  body: string;
-  status: LessonStatus;
-  authorId: string;
-  createdAt: string;
-  /** null for a draft */
-  publishedAt: string | null;
-  updatedAt: string;
-}
+export type UpdateMeInput = RestRequestBody<'updateMe'>;
 
-export interface CreateLessonInput {
-  title: string;
-  summary?: string | null;
-  body: string;
-}
+export type Lesson = RestResponse<'createLesson', 201>;
+export type LessonStatus = Lesson['status'];
 
-export interface UpdateLessonInput {
-  title?: string;
-  summary?: string | null;
-  body?: string;
-}
+/** One page of lessons, newest first (`lessons.list`). */
+export type LessonPage = Extract<RestResponse<'getLessons', 200>, { items: unknown }>;
 
-/** One page of a list, newest first; pass `nextCursor` as `cursor` for the next one (null on the last page). */
+export type CreateLessonInput = RestRequestBody<'createLesson'>;
+export type UpdateLessonInput = RestRequestBody<'updateLesson'>;
+
+/**
+ * The shape of every page of a list: pass `nextCursor` as `cursor` (or `after`) for the next one;
+ * it is null on the last page. (LessonPage, WebhookDeliveryPage and StoredEventPage have it.)
+ */
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
@@ -60,170 +53,70 @@ export interface Page<T> {
 
 export interface PageOptions {
   /** 1-100 (default 20) */
-  limit?: number;
+  limit?: number | undefined;
   /** `nextCursor` of the previous page */
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 /** A documentation page. */
-export interface Doc {
-  id: string;
-  slug: string;
-  title: string;
-  url: string;
-  updatedAt: string;
-}
+export type Doc = RestResponse<'listDocs', 200>[number];
 
 export interface PageViewFilter {
-  path?: string;
+  path?: string | undefined;
   /** Inclusive: an ISO 8601 date (`YYYY-MM-DD`) or UTC date-time, or a Date. */
-  from?: string | Date;
+  from?: string | Date | undefined;
   /** Exclusive: an ISO 8601 date (`YYYY-MM-DD`) or UTC date-time, or a Date. */
-  to?: string | Date;
-}
-
-export type EventType = 'user.created' | 'user.updated' | 'lesson.published' | 'lesson.updated' | 'analytics.hit';
-
-/** The field each event type's payload names its subject with. */
-interface EventSubjects {
-  'user.created': { userId: string };
-  'user.updated': { userId: string };
-  'lesson.published': { lessonId: string };
-  'lesson.updated': { lessonId: string };
-  'analytics.hit': { path: string };
-}
-
-/** A stored event (`listEvents`): its `evt_…` id, then its payload's fields (and no others). */
-export type StoredEvent = { [E in EventType]: Flat<{ id: string; event: E; timestamp: string } & EventSubjects[E]> }[EventType];
-
-/** One object type instead of an intersection (as editors show it). */
-type Flat<T> = { [K in keyof T]: T[K] };
-
-export interface EventListOptions {
-  /** Only these events (none: all). */
-  types?: EventType[];
-  /** Only the events after this event id, in commit order: the previous page's `nextCursor`, or the last id seen. */
-  after?: string;
-  /** Only events whose timestamp is at or after this instant (an ISO 8601 date or UTC date-time, or a Date). */
-  since?: string | Date;
-  /** 1-1000 (default 100) */
-  limit?: number;
+  to?: string | Date | undefined;
 }
 
 /** One entry of the event-type catalogue (`eventTypes()`). */
-export interface EventTypeInfo {
-  name: EventType;
-  description: string;
-  /** The JSON Schema (2020-12) of the payload. */
-  schema: Record<string, unknown>;
+export type EventTypeInfo = RestResponse<'listEventTypes', 200>['items'][number];
+
+export type EventType = EventTypeInfo['name'];
+
+/** One page of stored events, oldest first (`listEvents`). */
+export type StoredEventPage = RestResponse<'listEvents', 200>;
+
+/** A stored event (`listEvents`): its `evt_…` id, then its payload's fields (and no others). */
+export type StoredEvent = StoredEventPage['items'][number];
+
+export interface EventListOptions {
+  /** Only these events (none: all). */
+  types?: EventType[] | undefined;
+  /** Only the events after this event id, in commit order: the previous page's `nextCursor`, or the last id seen. */
+  after?: string | undefined;
+  /** Only events whose timestamp is at or after this instant (an ISO 8601 date or UTC date-time, or a Date). */
+  since?: string | Date | undefined;
+  /** 1-1000 (default 100) */
+  limit?: number | undefined;
 }
 
-export interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  /** Why the endpoint is disabled (e.g. the receiver answered 410 Gone); null when enabled. */
-  disabledReason: string | null;
-  /** The last delivery the receiver answered with a 2xx; null if none yet. */
-  lastSuccessAt: string | null;
-  /** The first failed attempt since the last success; null while healthy. */
-  failingSince: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Webhook = RestResponse<'getWebhook', 200>;
 
-/** A new webhook endpoint, with the signing secret shown only in this response. */
-export interface CreatedWebhook extends Webhook {
-  /** `whsec_…`: the Standard Webhooks secret; pass it to verifyWebhook. */
-  secret: string;
-}
+/** A new webhook endpoint, with the signing secret (`whsec_…`, for verifyWebhook) shown only in this response. */
+export type CreatedWebhook = RestResponse<'createWebhook', 201>;
 
-export interface CreateWebhookInput {
-  url: string;
-  events: EventType[];
-  description?: string | null;
-}
+export type CreateWebhookInput = RestRequestBody<'createWebhook'>;
+export type UpdateWebhookInput = RestRequestBody<'updateWebhook'>;
 
-export interface UpdateWebhookInput {
-  url?: string;
-  events?: EventType[];
-  /** null clears it */
-  description?: string | null;
-  /** true re-enables a disabled endpoint and clears disabledReason and failingSince */
-  enabled?: boolean;
-}
-
-export interface WebhookAttempt {
-  at: string;
-  /** null when no response came */
-  statusCode: number | null;
-  durationMs: number;
-  /** null on success */
-  error: string | null;
-}
-
-export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
-
-export interface WebhookDelivery {
-  id: string;
-  /** The event id, sent as `webhook-id`. */
-  eventId: string;
-  event: string;
-  status: WebhookDeliveryStatus;
-  /** Oldest first. */
-  attempts: WebhookAttempt[];
-  /** null once SUCCEEDED or FAILED */
-  nextAttemptAt: string | null;
-  createdAt: string;
-}
+/** One page of an endpoint's deliveries, newest first (`webhooks.deliveries`). */
+export type WebhookDeliveryPage = RestResponse<'listWebhookDeliveries', 200>;
+export type WebhookDelivery = WebhookDeliveryPage['items'][number];
+export type WebhookAttempt = WebhookDelivery['attempts'][number];
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
 
 /** An API key as listed (without the key). */
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** The first 8 characters after `lp_`, to tell keys apart. */
-  prefix: string;
-  createdAt: string;
-  /** Updated at most once a minute; null when never used. */
-  lastUsedAt: string | null;
-}
+export type ApiKey = RestResponse<'listApiKeys', 200>['items'][number];
 
-/** A new API key, with the key itself shown only in this response. */
-export interface CreatedApiKey {
-  id: string;
-  name: string;
-  /** `lp_…` */
-  key: string;
-  createdAt: string;
-}
+/** A new API key, with the key itself (`lp_…`) shown only in this response. */
+export type CreatedApiKey = RestResponse<'createApiKey', 201>;
 
-export interface TokenPair {
-  /** The access token (JWT), for `new LearningClient({ token })`. */
-  token: string;
-  /** Lifetime of `token` in seconds. */
-  expiresIn: number;
-  refreshToken: string;
-  /** Lifetime of `refreshToken` in seconds. */
-  refreshExpiresIn: number;
-}
+/** An access token (for `new LearningClient({ token })`) and a refresh token, with their lifetimes in seconds. */
+export type TokenPair = RestResponse<'login', 200>;
 
-export interface LoginInput {
-  email: string;
-  password: string;
-}
-
-export interface RegisterInput {
-  email: string;
-  /** 8-256 characters */
-  password: string;
-  name: string;
-}
-
-export interface Registration extends TokenPair {
-  user: CurrentUser;
-}
+export type LoginInput = RestRequestBody<'login'>;
+export type RegisterInput = RestRequestBody<'register'>;
+export type Registration = RestResponse<'register', 201>;
 
 /** A live event (`client.events()`): `id` is the same `evt_…` id webhooks send as `webhook-id`. */
 export interface LearningEvent {
@@ -239,10 +132,11 @@ export interface LearningEvent {
   path: string | null;
 }
 
+/** The webhooks the service sends (openapi.json `webhooks`), by event name. */
+type WebhookPayloads = { [E in keyof webhooks]: webhooks[E]['post']['requestBody']['content']['application/json'] };
+
 /** A verified webhook: its `webhook-id` as `id`, then the payload's fields. */
-export type WebhookEvent = { id: string; timestamp: string } & (
-  | { event: 'lesson.published' | 'lesson.updated'; lessonId: string }
-  | { event: 'user.created' | 'user.updated'; userId: string }
-  | { event: 'analytics.hit'; path: string }
-  | { event: 'webhook.test' }
-);
+export type WebhookEvent = { [E in keyof WebhookPayloads]: Flat<{ id: string } & WebhookPayloads[E]> }[keyof WebhookPayloads];
+
+/** One object type instead of an intersection (as editors show it). */
+type Flat<T> = { [K in keyof T]: T[K] };
