@@ -152,6 +152,9 @@ function requestContextFactory(services: Services, log: Logger, runOperation: Ru
         return (requestLog ??= log.child({ reqId: requestId }));
       },
       ip,
+      get userAgent() {
+        return request?.headers.get('user-agent') ?? undefined;
+      },
       services,
       caller,
       requireCaller: async () => {

@@ -31,6 +31,8 @@ export interface RequestContext {
   readonly log: Logger;
   /** The client address (X-Forwarded-For only with TRUST_PROXY). */
   readonly ip: string;
+  /** The request's User-Agent, if it sent one (recorded with a new session). */
+  readonly userAgent: string | undefined;
   readonly services: Services;
   /** The authenticated caller, or null when the request has no valid credentials. */
   caller(): Promise<Caller | null>;

@@ -1,7 +1,9 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import { defineRoute } from '../../http/route.js';
+import { z } from 'zod';
 import type { MeView } from '../users/service.js';
+import { sessionList } from './service.js';
 import { loginInput, refreshInput, registerInput, registerResult, tokenPair, type TokenPair } from './schemas.js';
 
 // Login and registration are limited per address by a GraphQL plugin (limits/operation-limits.ts):
@@ -50,5 +52,20 @@ export const authRoutes = [
     success: { status: 204, description: 'Signed out (also for an unknown or revoked token)' },
     errors: [400],
     handler: ({ body, ctx }) => ctx.services.auth.logout(body),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/sessions', operationId: 'listSessions', tag: 'auth', auth: true,
+    summary: "The current user's live sessions (logins), newest first; `current` marks the one of the token used",
+    success: { status: 200, description: '`{items}`', schema: sessionList },
+    errors: [403],
+    handler: async ({ ctx, caller }) => ctx.services.auth.listSessions(caller),
+  }),
+  defineRoute({
+    method: 'DELETE', path: '/api/v1/sessions/{id}', operationId: 'revokeSession', tag: 'auth', auth: true,
+    summary: "End one of the current user's sessions: its access and refresh tokens stop working at once",
+    params: z.object({ id: z.string().min(1, 'must not be empty').describe('A session id (`ses_…`)') }),
+    success: { status: 204, description: 'Ended' },
+    errors: [403, 404],
+    handler: async ({ params, ctx, caller }) => ctx.services.auth.revokeSessionOf(caller, params.id),
   }),
 ];

@@ -2,6 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { CurrentUser } from '../users/schema.js';
 import type { MeView } from '../users/service.js';
 import type { TokenPair } from './schemas.js';
+import type { SessionView } from './service.js';
 
 
 export const AuthPayload = builder.objectRef<TokenPair>('AuthPayload').implement({
@@ -28,7 +29,7 @@ builder.mutationFields((t) => ({
   login: t.field({
     type: AuthPayload,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) => ctx.services.auth.login(args),
+    resolve: (_, args, ctx) => ctx.services.auth.login(args, { userAgent: ctx.userAgent }),
   }),
   register: t.field({
     type: RegisterPayload,
@@ -37,7 +38,7 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),
     },
-    resolve: (_, args, ctx) => ctx.services.auth.register(args),
+    resolve: (_, args, ctx) => ctx.services.auth.register(args, { userAgent: ctx.userAgent }),
   }),
   refreshToken: t.field({
     type: AuthPayload,
@@ -49,6 +50,38 @@ builder.mutationFields((t) => ({
     args: { refreshToken: t.arg.string({ required: true }) },
     resolve: async (_, args, ctx) => {
       await ctx.services.auth.logout(args);
+      return true;
+    },
+  }),
+}));
+
+export const Session = builder.objectRef<SessionView>('Session').implement({
+  description: 'A login of the current user: its tokens (access and refresh) live and end with it.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Updated at most once a minute' }),
+    userAgent: t.exposeString('userAgent', { nullable: true, description: 'The User-Agent of the login that started it' }),
+    current: t.exposeBoolean('current', { description: 'Whether this is the session of the token making the request' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  sessions: t.field({
+    type: [Session],
+    authScopes: { authenticated: true },
+    description: "The current user's live sessions, newest first.",
+    resolve: async (_, __, ctx) => (await ctx.services.auth.listSessions(await ctx.requireCaller())).items,
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  revokeSession: t.boolean({
+    authScopes: { authenticated: true },
+    description: "End one of your sessions: its access and refresh tokens stop working at once. NOT_FOUND for someone else's or an unknown one.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => {
+      await ctx.services.auth.revokeSessionOf(await ctx.requireCaller(), id);
       return true;
     },
   }),

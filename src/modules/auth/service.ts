@@ -1,10 +1,11 @@
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { Caller, CallerAccount } from '../../context.js';
 import type { Config } from '../../config.js';
 import type { Database, Db } from '../../db/client.js';
-import { AppError, conflict } from '../../errors.js';
+import { AppError, conflict, notFound } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
 import { newId } from '../../ids.js';
@@ -15,10 +16,35 @@ import { toMe, type MeView } from '../users/service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { loginInput, refreshInput, registerInput, type TokenPair } from './schemas.js';
 
+/** Where a new session comes from (recorded with it). */
+export interface SessionOrigin {
+  userAgent?: string | undefined;
+}
+
+export const sessionView = z.object({
+  id: z.string().describe('`ses_…`'),
+  createdAt: z.string().describe('ISO 8601 UTC: the login (or registration) that started it'),
+  lastUsedAt: z.string().nullable().describe('ISO 8601 UTC: when one of its tokens was last used, updated at most once a minute'),
+  userAgent: z.string().nullable().describe('The User-Agent of the login that started it'),
+  current: z.boolean().describe('Whether this is the session of the token making the request'),
+});
+export type SessionView = z.infer<typeof sessionView>;
+export const sessionList = z.object({ items: z.array(sessionView) });
+
+/** A User-Agent as stored: printable, at most 512 characters (PostgreSQL text cannot hold NUL). */
+function cleanUserAgent(userAgent: string | undefined): string | null {
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  const text = userAgent?.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 512);
+  return text || null;
+}
+
+/** An id some session could have (`ses_…`): anything else is unknown without asking the database. */
+const plausibleId = (id: string) => /^ses_[0-9A-Za-z]{1,60}$/.test(id);
+
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
-/** An API key's lastUsedAt is written at most this often. */
-export const API_KEY_TOUCH_INTERVAL_MS = 60_000;
+/** An API key's or a session's lastUsedAt is written at most this often. */
+export const LAST_USED_INTERVAL_MS = 60_000;
 
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
 const invalidRefreshToken = () => new AppError('INVALID_CREDENTIALS', 'Invalid refresh token');
@@ -69,27 +95,33 @@ export function createAuthService({ db, query, config, log }: Deps) {
       return null;
     }
   }
-  // When this instance last wrote each key's lastUsedAt (or decided it need not): with the
-  // stored value, this keeps key use to at most one write a minute per key, not one per request.
-  const keyTouchedAt = new LRUCache<string, number>({ max: 10_000 });
-
-  /** Records that a key was used, unless that was recorded less than a minute ago. */
-  async function touchApiKey(keyId: string, lastUsedAt: Date | null): Promise<void> {
-    const now = Date.now();
-    const known = Math.max(lastUsedAt?.getTime() ?? 0, keyTouchedAt.get(keyId) ?? 0);
-    if (now - known < API_KEY_TOUCH_INTERVAL_MS) return;
-    keyTouchedAt.set(keyId, now);
-    try {
-      // Conditional, so concurrent instances write it once a minute too.
-      await db.apiKey.updateMany({
-        where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - API_KEY_TOUCH_INTERVAL_MS) } }] },
-        data: { lastUsedAt: new Date(now) },
-      });
-    } catch (error) {
-      // Bookkeeping only: the request goes on.
-      log?.warn({ err: error, keyId }, 'could not record API key use');
-    }
+  /**
+   * Records that an API key or a session was used, at most once a minute each: this instance
+   * remembers when it last wrote (or saw) each one's lastUsedAt, and the write is conditional, so
+   * concurrent instances write it once a minute too. Not one write per request.
+   */
+  function lastUsedRecorder(what: string, write: (id: string, now: Date, before: Date) => Promise<unknown>) {
+    const touchedAt = new LRUCache<string, number>({ max: 10_000 });
+    return async (id: string, lastUsedAt: Date | null): Promise<void> => {
+      const now = Date.now();
+      const known = Math.max(lastUsedAt?.getTime() ?? 0, touchedAt.get(id) ?? 0);
+      if (now - known < LAST_USED_INTERVAL_MS) return;
+      touchedAt.set(id, now);
+      try {
+        await write(id, new Date(now), new Date(now - LAST_USED_INTERVAL_MS));
+      } catch (error) {
+        // Bookkeeping only: the request goes on.
+        log?.warn({ err: error, id }, `could not record ${what} use`);
+      }
+    };
   }
+  const lastUsedOr = (before: Date) => [{ lastUsedAt: null }, { lastUsedAt: { lt: before } }];
+  const touchApiKey = lastUsedRecorder('API key', (id, now, before) =>
+    db.apiKey.updateMany({ where: { id, OR: lastUsedOr(before) }, data: { lastUsedAt: now } }),
+  );
+  const touchSession = lastUsedRecorder('session', (id, now, before) =>
+    db.session.updateMany({ where: { id, OR: lastUsedOr(before) }, data: { lastUsedAt: now } }),
+  );
 
   /** The caller an API key (`lp_…`) acts for: its owner. null when unknown or revoked. */
   async function authenticateApiKey(key: string): Promise<Caller | null> {
@@ -135,9 +167,16 @@ export function createAuthService({ db, query, config, log }: Deps) {
     };
   }
 
-  async function startSession(tx: Prisma.TransactionClient, userId: string): Promise<TokenPair> {
+  async function startSession(tx: Prisma.TransactionClient, userId: string, { userAgent }: SessionOrigin): Promise<TokenPair> {
+    const now = new Date();
     const session = await tx.session.create({
-      data: { id: newId('ses'), userId, expiresAt: new Date(Date.now() + config.refreshTokenTtl * 1000) },
+      data: {
+        id: newId('ses'),
+        userId,
+        expiresAt: new Date(now.getTime() + config.refreshTokenTtl * 1000),
+        userAgent: cleanUserAgent(userAgent),
+        lastUsedAt: now,
+      },
     });
     return issuePair(tx, userId, session.id);
   }
@@ -178,7 +217,7 @@ export function createAuthService({ db, query, config, log }: Deps) {
   }
 
   return {
-    async login(input: unknown): Promise<TokenPair> {
+    async login(input: unknown, origin: SessionOrigin = {}): Promise<TokenPair> {
       const { email, password } = parseWith(loginInput, input, '');
       const attempt = await claimAttempt(email);
       let wrongPassword = false;
@@ -191,7 +230,7 @@ export function createAuthService({ db, query, config, log }: Deps) {
         }
         return await db.$transaction(async (tx) => {
           await tx.loginFailure.deleteMany({ where: { email } });
-          return startSession(tx, user.id);
+          return startSession(tx, user.id, origin);
         });
       } catch (error) {
         // Anything else (e.g. the database failing) is not a failed attempt.
@@ -200,14 +239,14 @@ export function createAuthService({ db, query, config, log }: Deps) {
       }
     },
 
-    async register(input: unknown): Promise<TokenPair & { user: MeView }> {
+    async register(input: unknown, origin: SessionOrigin = {}): Promise<TokenPair & { user: MeView }> {
       const { email, password, name } = parseWith(registerInput, input, '');
       const passwordHash = await hashPassword(password);
       try {
         return await db.$transaction(async (tx) => {
           const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash } });
           await recordEvent(tx, 'user.created', { userId: user.id });
-          return { user: toMe(user), ...(await startSession(tx, user.id)) };
+          return { user: toMe(user), ...(await startSession(tx, user.id, origin)) };
         });
       } catch (error) {
         if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
@@ -268,15 +307,48 @@ export function createAuthService({ db, query, config, log }: Deps) {
       if (!claims) return null;
       const { sub, sid } = claims;
       // Runs on every authenticated request: one direct query for the session and its account.
-      const [row] = await query<CallerAccount & { revokedAt: Date | null }>(
-        `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", s."revokedAt"
+      const [row] = await query<CallerAccount & { revokedAt: Date | null; lastUsedAt: Date | null }>(
+        `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", s."revokedAt", s."lastUsedAt"
            FROM "Session" s JOIN "User" u ON u.id = s."userId"
           WHERE s.id = $1 AND s."userId" = $2`,
         [sid, sub],
       );
       if (!row || row.revokedAt) return null;
-      const { revokedAt: _revoked, ...user } = row;
+      const { revokedAt: _revoked, lastUsedAt, ...user } = row;
+      await touchSession(sid, lastUsedAt === null ? null : new Date(lastUsedAt));
       return { userId: sub, role: user.role, tier: user.tier, sessionId: sid, user };
+    },
+
+    /** The caller's live sessions (not revoked, not expired), newest first; `current` is the caller's own. */
+    async listSessions(caller: Caller): Promise<{ items: SessionView[] }> {
+      const rows = await db.session.findMany({
+        where: { userId: caller.userId, revokedAt: null, expiresAt: { gt: new Date() } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { id: true, createdAt: true, lastUsedAt: true, userAgent: true },
+      });
+      return {
+        items: rows.map((r) => ({
+          id: r.id,
+          createdAt: r.createdAt.toISOString(),
+          lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+          userAgent: r.userAgent,
+          current: r.id === caller.sessionId,
+        })),
+      };
+    },
+
+    /**
+     * Ends one of the caller's sessions: its access and refresh tokens stop working at once, on
+     * every instance (each request reads its session). Someone else's, unknown or already ended: 404.
+     */
+    async revokeSessionOf(caller: Caller, id: string): Promise<void> {
+      const ended = plausibleId(id)
+        ? await db.session.updateMany({
+            where: { id, userId: caller.userId, revokedAt: null, expiresAt: { gt: new Date() } },
+            data: { revokedAt: new Date(), revokedReason: 'revoked by its user' },
+          })
+        : { count: 0 };
+      if (ended.count === 0) throw notFound('Session');
     },
   };
 }
