@@ -15,9 +15,9 @@ export interface LearningApiErrorInit {
   status: number;
   code: number | string;
   message: string;
-  details?: Record<string, unknown>;
-  requestId?: string;
-  graphQLErrors?: readonly GraphQLErrorItem[];
+  details?: Record<string, unknown> | undefined;
+  requestId?: string | undefined;
+  graphQLErrors?: readonly GraphQLErrorItem[] | undefined;
   /** GraphQL: the partial `data` that came with the errors. */
   data?: unknown;
 }
@@ -32,13 +32,13 @@ export class LearningApiError extends Error {
    */
   readonly code: number | string;
   /** Machine-readable extras (`details` of the REST body or of `extensions`), e.g. `{field}` for a 400. */
-  readonly details?: Record<string, unknown>;
+  readonly details: Record<string, unknown> | undefined;
   /** The `x-request-id` of the response: quote it when reporting a problem. */
-  readonly requestId?: string;
+  readonly requestId: string | undefined;
   /** GraphQL: every error of the response (this error describes the first). */
-  readonly graphQLErrors?: readonly GraphQLErrorItem[];
+  readonly graphQLErrors: readonly GraphQLErrorItem[] | undefined;
   /** GraphQL: the partial data that came with the errors, if any. */
-  readonly data?: unknown;
+  readonly data: unknown;
 
   constructor(init: LearningApiErrorInit) {
     super(init.message);
@@ -64,11 +64,11 @@ export class NotFoundError extends LearningApiError {}
 /** 400: a missing, malformed or unknown field. `field` names it when the server says which. */
 export class ValidationError extends LearningApiError {
   /** The field the server names, e.g. `title` or `query.limit` (GraphQL: the argument). */
-  readonly field?: string;
+  readonly field: string | undefined;
 
   constructor(init: LearningApiErrorInit) {
     super(init);
-    const field = init.details?.field;
+    const field = init.details?.['field'];
     this.field = typeof field === 'string' ? field : undefined;
   }
 }
@@ -79,9 +79,9 @@ export class ConflictError extends LearningApiError {}
 /** 429: over the rate limit (or the login throttle). Thrown once retrying is off, spent or would wait too long. */
 export class RateLimitError extends LearningApiError {
   /** The `Retry-After` of the response, in seconds; undefined when the server sent none. */
-  readonly retryAfterSeconds?: number;
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(init: LearningApiErrorInit & { retryAfterSeconds?: number }) {
+  constructor(init: LearningApiErrorInit & { retryAfterSeconds?: number | undefined }) {
     super(init);
     this.retryAfterSeconds = init.retryAfterSeconds;
   }
@@ -122,7 +122,7 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-type ErrorClass = new (init: LearningApiErrorInit & { retryAfterSeconds?: number }) => LearningApiError;
+type ErrorClass = new (init: LearningApiErrorInit & { retryAfterSeconds?: number | undefined }) => LearningApiError;
 
 function classFor(status: number, message: string, graphQLCode?: string): ErrorClass {
   if (graphQLCode === 'FORBIDDEN' || (graphQLCode === undefined && status === 403 && message !== MISSING_OR_INVALID_TOKEN)) {
@@ -151,14 +151,14 @@ const asRecord = (value: unknown): Record<string, unknown> | undefined =>
 /** The typed error for a REST error response (`{error, code, message, details?}`, or anything else a proxy sent). */
 export function restError(response: Response, body: unknown): LearningApiError {
   const record = asRecord(body);
-  const message = typeof record?.message === 'string' ? record.message : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  const code = typeof record?.code === 'number' ? record.code : response.status;
+  const message = typeof record?.['message'] === 'string' ? record['message'] : `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const code = typeof record?.['code'] === 'number' ? record['code'] : response.status;
   const Class = classFor(response.status, message);
   return new Class({
     status: response.status,
     code,
     message,
-    details: asRecord(record?.details),
+    details: asRecord(record?.['details']),
     requestId: response.headers.get('x-request-id') ?? undefined,
     retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),
   });

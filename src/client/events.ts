@@ -15,21 +15,21 @@ import type { EventType, LearningEvent } from './types.js';
 
 export interface EventStreamOptions {
   /** Only these events (none: all). */
-  types?: EventType[];
+  types?: EventType[] | undefined;
   /** Start after this event id (`evt_…`): the stored events newer than it are replayed first. */
-  after?: string;
+  after?: string | undefined;
   /** Closes the stream. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Consecutive failed connection attempts before the stream gives up with the last error [Infinity]. */
-  maxReconnectAttempts?: number;
+  maxReconnectAttempts?: number | undefined;
   /** The first delay before reconnecting, doubled after each failed attempt [500]. */
-  reconnectDelayMs?: number;
+  reconnectDelayMs?: number | undefined;
   /** The longest delay before reconnecting [15000]. */
-  maxReconnectDelayMs?: number;
+  maxReconnectDelayMs?: number | undefined;
   /** Called each time a connection is established (`reconnect` false for the first). */
-  onConnected?: (info: { reconnect: boolean; after: string | undefined }) => void;
+  onConnected?: ((info: { reconnect: boolean; after: string | undefined }) => void) | undefined;
   /** Called when a connection is lost and another will be tried, with what ended it. */
-  onDisconnected?: (info: { error: unknown; attempt: number; delayMs: number }) => void;
+  onDisconnected?: ((info: { error: unknown; attempt: number; delayMs: number }) => void) | undefined;
 }
 
 type Item = { kind: 'result'; result: ExecutionResult<{ events: LearningEvent }, unknown> } | { kind: 'end'; error?: unknown };

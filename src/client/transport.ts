@@ -14,32 +14,38 @@ export interface TransportOptions {
   /** Where the API is, e.g. `http://127.0.0.1:4000` (no trailing `/api`). */
   baseUrl: string;
   /** An API key (`lp_…`, from `apiKeys.create`), sent as `Authorization: Bearer lp_…`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Or an access token (JWT, from `auth.login`) instead of an API key. */
-  token?: string;
+  token?: string | undefined;
   /** The fetch to use [globalThis.fetch]. */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Replay a request refused with 429 after its Retry-After [true]. */
-  retryOnRateLimit?: boolean;
+  retryOnRateLimit?: boolean | undefined;
   /** How many times one call may be replayed [2]. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** The longest Retry-After worth waiting for; a longer one throws RateLimitError at once [60000]. */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs?: number | undefined;
   /** Extra headers for every request (e.g. `x-request-id`). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** Options every call accepts. */
 export interface CallOptions {
   /** Aborts the request (and any wait before a retry). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export type QueryValue = string | number | boolean | Date | null | undefined;
 
 export interface RestRequest extends CallOptions {
-  query?: Record<string, QueryValue>;
+  query?: Record<string, QueryValue> | undefined;
   body?: unknown;
+}
+
+/** What one request sends besides its method and URL. */
+interface SendInit extends CallOptions {
+  headers: Record<string, string>;
+  body?: string | undefined;
 }
 
 export const DEFAULT_MAX_RETRIES = 2;
@@ -90,7 +96,7 @@ export class Transport {
   readonly retryOnRateLimit: boolean;
   readonly maxRetries: number;
   readonly maxRetryDelayMs: number;
-  private readonly credential?: string;
+  private readonly credential: string | undefined;
   private readonly extraHeaders: Record<string, string>;
 
   constructor(options: TransportOptions) {
@@ -127,13 +133,14 @@ export class Transport {
   }
 
   /** Sends one request, replaying it as the retry policy allows; returns the final response and its parsed body. */
-  async send(method: string, url: string, init: RequestInit & CallOptions): Promise<{ response: Response; body: unknown }> {
+  async send(method: string, url: string, init: SendInit): Promise<{ response: Response; body: unknown }> {
+    const { headers, body = null, signal = null } = init;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.fetch(url, { ...init, method });
+      const response = await this.fetch(url, { method, headers, body, signal });
       const delay = response.ok ? undefined : this.retryDelayMs(response, method, attempt);
       if (delay === undefined) return { response, body: await readBody(response) };
       await response.body?.cancel();
-      await sleep(delay, init.signal ?? undefined);
+      await sleep(delay, init.signal);
     }
   }
 
