@@ -5,6 +5,7 @@ import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { expectError } from './support/assert.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { DOC_PAGES } from '../src/modules/docs/links.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -41,7 +42,8 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
           id: expect.any(String) as string,
           slug: expect.any(String) as string,
           title: expect.any(String) as string,
-          url: `/docs/${doc.slug!}`,
+          // Where the page lives (a page of this service; test/pages.test.ts opens each).
+          url: DOC_PAGES.find((d) => d.slug === doc.slug)!.url,
           updatedAt: expect.stringMatching(ISO_MS) as string,
         });
       }

@@ -2,6 +2,7 @@
 import type { Db } from './client.js';
 import { newId } from '../ids.js';
 import { hashPassword } from '../modules/auth/passwords.js';
+import { DOC_PAGES } from '../modules/docs/links.js';
 
 export const DEMO_ACCOUNTS = [
   { email: 'ada@example.com', password: 'lovelace-1815', name: 'Ada Lovelace', role: 'ADMIN', tier: 'PRO' },
@@ -16,13 +17,13 @@ const LESSONS = [
   { title: 'Computable numbers', summary: 'What a machine can and cannot decide.', body: 'The computable numbers may be described briefly as the real numbers whose expressions as a decimal are calculable...' },
 ];
 
-const DOCS = [
-  { slug: 'getting-started', title: 'Getting started', url: '/docs/getting-started' },
-  { slug: 'authentication', title: 'Authentication', url: '/docs/authentication' },
-  { slug: 'lessons', title: 'Working with lessons', url: '/docs/lessons' },
-  { slug: 'webhooks', title: 'Webhooks and events', url: '/docs/webhooks' },
-  { slug: 'rate-limits', title: 'Rate limits', url: '/docs/rate-limits' },
-];
+/** The docs rows point at pages the service serves (src/modules/docs/links.ts). */
+const DOCS = DOC_PAGES;
+/**
+ * Demo page views as a learning site's front end would record them (POST /api/analytics/views
+ * takes any path): its own doc pages, one per docs entry. They are analytics data, not links.
+ */
+const VIEWED_PATHS = DOCS.map((d) => `/docs/${d.slug}`);
 
 /** Seeds the demo data when there are no users. Returns whether it did. */
 export async function seedIfEmpty(db: Db): Promise<boolean> {
@@ -47,7 +48,7 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
     }),
     db.docPage.createMany({ data: DOCS.map((d) => ({ id: newId('doc'), ...d })) }),
     db.pageView.createMany({
-      data: Array.from({ length: 12 }, (_, i) => ({ path: DOCS[i % DOCS.length]!.url, at: new Date(base + i * 3_600_000) })),
+      data: Array.from({ length: 12 }, (_, i) => ({ path: VIEWED_PATHS[i % VIEWED_PATHS.length]!, at: new Date(base + i * 3_600_000) })),
     }),
   ]);
   return true;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { DocPage } from '../../generated/prisma/client.js';
+import { publishedDocUrl } from './links.js';
 
 export const docView = z.object({
   id: z.string(),
@@ -21,7 +22,8 @@ export const toDocView = (d: DocPage): DocView => ({
 
 export function createDocsService({ db }: { db: Db }) {
   return {
-    /** Every documentation page, by slug. */
-    list: (): Promise<DocPage[]> => db.docPage.findMany({ orderBy: { slug: 'asc' } }),
+    /** Every documentation page, by slug, with the url where it lives (see publishedDocUrl). */
+    list: async (): Promise<DocPage[]> =>
+      (await db.docPage.findMany({ orderBy: { slug: 'asc' } })).map((d) => ({ ...d, url: publishedDocUrl(d.slug, d.url) })),
   };
 }

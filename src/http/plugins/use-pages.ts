@@ -1,0 +1,133 @@
+// The pages a person opens in a browser: GET / (the landing page), GET /reference (the API
+// reference) and their static files under /static/, all served by the service itself. It sits
+// before the rate-limit budget: the contract does not limit pages nor their files, so they
+// neither draw on a budget nor carry its headers. Every page response, GraphiQL's page included,
+// gets the security headers of src/pages/security-headers.ts; API responses are left as they are
+// (useCors gives them Access-Control-Allow-Origin: *). Any other path passes on untouched: an
+// unknown /static/ file is the API's 404.
+import type { Plugin } from 'graphql-yoga';
+import { AppError } from '../../errors.js';
+import { FAVICON, PAGES_STYLESHEET, REFERENCE_SCRIPT, STATIC_PREFIX, contentFile, redocStandalone, type StaticFile } from '../../pages/assets.js';
+import { renderLanding } from '../../pages/landing.js';
+import type { PageOptions } from '../../pages/layout.js';
+import { renderReference } from '../../pages/reference.js';
+import { GRAPHIQL_CSP, LANDING_CSP, REFERENCE_CSP, pageSecurityHeaders } from '../../pages/security-headers.js';
+import { errorResponse } from '../errors.js';
+import { requestContextOf } from './server-context.js';
+
+export const LANDING_PATH = '/';
+export const REFERENCE_PATH = '/reference';
+
+const ALLOW = ['GET', 'HEAD'];
+/** A page: always revalidated (a 304 when its ETag still matches), so a new release shows at once. */
+const PAGE_CACHE = 'no-cache';
+/** A static file: its name changes with its content, so a browser may keep it for a year. */
+const STATIC_CACHE = 'public, max-age=31536000, immutable';
+/** Static files are not documents: they may load nothing at all. */
+const STATIC_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+interface Served {
+  file: Pick<StaticFile, 'body' | 'gzipped' | 'contentType' | 'etag'>;
+  cacheControl: string;
+  csp: string;
+}
+
+export interface PagesOptions extends PageOptions {
+  /** Where GraphiQL's page is served (GET with Accept: text/html), to give it the page headers. */
+  graphqlPath: string;
+}
+
+export function usePages({ graphqlPath, ...pageOptions }: PagesOptions): Plugin {
+  const landing: Served = { file: htmlFile(renderLanding(pageOptions)), cacheControl: PAGE_CACHE, csp: LANDING_CSP };
+  const smallFiles = new Map([PAGES_STYLESHEET, FAVICON, REFERENCE_SCRIPT].map((f) => [f.path, asStatic(f)]));
+  // The reference names Redoc's bundle by its hash: it is rendered once the bundle has been read.
+  let reference: Promise<Served> | undefined;
+  const referencePage = () =>
+    (reference ??= redocStandalone().then(
+      (redoc) => ({ file: htmlFile(renderReference({ ...pageOptions, redoc, script: REFERENCE_SCRIPT })), cacheControl: PAGE_CACHE, csp: REFERENCE_CSP }),
+      (error: unknown) => {
+        reference = undefined;
+        throw error;
+      },
+    ));
+
+  /** What is served at a path: undefined when it is not ours. */
+  function lookup(path: string): Served | Promise<Served | undefined> | undefined {
+    if (path === LANDING_PATH) return landing;
+    if (path === REFERENCE_PATH) return referencePage();
+    if (!path.startsWith(STATIC_PREFIX)) return undefined;
+    const small = smallFiles.get(path);
+    if (small) return small;
+    if (!path.startsWith(`${STATIC_PREFIX}redoc-`)) return undefined;
+    return redocStandalone().then((redoc) => (redoc.path === path ? asStatic(redoc) : undefined));
+  }
+
+  return {
+    onRequest({ request, url, endResponse, fetchAPI }) {
+      const found = lookup(url.pathname);
+      if (!found) return;
+      const method = request.method;
+      if (method === 'OPTIONS') {
+        return endResponse(new fetchAPI.Response(null, { status: 204, headers: { allow: ALLOW.join(', ') } }));
+      }
+      if (!ALLOW.includes(method)) {
+        const error = new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${url.pathname}`, {
+          headers: { allow: ALLOW.join(', ') },
+          details: { allow: ALLOW },
+        });
+        return endResponse(errorResponse(fetchAPI.Response, error, requestContextOf(request).log));
+      }
+      const answer = (served: Served | undefined) => {
+        if (served) endResponse(respond(served, request, fetchAPI.Response));
+      };
+      if (!(found instanceof Promise)) return answer(found);
+      return found.then(answer, (error: unknown) => endResponse(errorResponse(fetchAPI.Response, error, requestContextOf(request).log)));
+    },
+    onResponse({ request, response }) {
+      // GraphiQL's page is Yoga's to render (by its own plugin, which runs before all of ours,
+      // so no request record exists for it); its headers are ours to set.
+      if (request.method !== 'GET' || !(response.headers.get('content-type') ?? '').startsWith('text/html')) return;
+      if (new URL(request.url).pathname !== graphqlPath) return;
+      for (const [name, value] of Object.entries(pageSecurityHeaders(GRAPHIQL_CSP))) response.headers.set(name, value);
+    },
+  };
+}
+
+function htmlFile(html: string): Served['file'] {
+  return contentFile(html, 'text/html; charset=utf-8');
+}
+
+function asStatic(file: StaticFile): Served {
+  return { file, cacheControl: STATIC_CACHE, csp: STATIC_CSP };
+}
+
+/** The response for a page or file: 304 when the client's copy is current, gzip when it takes it. */
+function respond({ file, cacheControl, csp }: Served, request: Request, Response: typeof globalThis.Response): Response {
+  const headers: Record<string, string> = {
+    'content-type': file.contentType,
+    'cache-control': cacheControl,
+    etag: file.etag,
+    ...pageSecurityHeaders(csp),
+  };
+  if (file.gzipped) headers.vary = 'Accept-Encoding';
+  if (matches(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
+  const gzip = file.gzipped && acceptsGzip(request.headers.get('accept-encoding'));
+  if (gzip) headers['content-encoding'] = 'gzip';
+  const body = gzip ? file.gzipped! : file.body;
+  headers['content-length'] = String(body.byteLength);
+  return new Response(request.method === 'HEAD' ? null : body, { headers });
+}
+
+/** If-None-Match: `*`, or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2). */
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function acceptsGzip(acceptEncoding: string | null): boolean {
+  return (acceptEncoding ?? '').split(',').some((coding) => {
+    const [name, ...params] = coding.trim().toLowerCase().split(';');
+    return name === 'gzip' && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+  });
+}

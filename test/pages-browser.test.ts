@@ -1,0 +1,161 @@
+// The landing page and the API reference as a person sees them, in a real browser (Debian's
+// Chromium driven by playwright-core) on a machine with no internet: every link of the landing
+// page leads to a page that answers, the reference draws our own paths from /api/openapi.json,
+// every docs entry's url opens a page holding its anchor, and no request of any of these visits
+// goes to another origin, with no console error (a CSP violation is one). Screenshots go to
+// test-results/ (git-ignored), also when a test fails.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from './support/http.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+/** Debian's package (`apt-get install chromium`): `npx playwright install` cannot download here. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = 'test-results';
+/** Redoc reads and renders a ~100 kB document on a shared 2-core machine. */
+const RENDER_TIMEOUT_MS = 30_000;
+/** Built by the console issue: linked from the landing page before it is served. */
+const CONSOLE_PATH = '/console';
+
+let server: TestServer;
+let browser: Browser;
+let origin: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
+  server = await startTestServer();
+  origin = new URL(server.url).origin;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A page that records every request it makes and every problem it meets. */
+async function watchedPage(viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport });
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return {
+    page,
+    /** Every request went to our origin (blob: and data: URLs are the page's own), nothing went wrong. */
+    expectClean() {
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.filter((url) => !['blob:', 'data:'].includes(new URL(url).protocol) && new URL(url).origin !== origin)).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+    requests,
+  };
+}
+
+async function screenshot(page: Page, name: string, fullPage = false) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage });
+}
+
+/** Waits until Redoc has drawn the reference (its operations' paths are in the page). */
+async function waitForReference(page: Page) {
+  await page.locator('[data-section-id^="tag/"]').first().waitFor({ state: 'attached', timeout: RENDER_TIMEOUT_MS });
+}
+
+describe('the landing page in a browser with no internet', () => {
+  it('shows what Learnstream is; every link answers 200 (the console once it is served); everything comes from our origin', async () => {
+    const { page, expectClean, requests } = await watchedPage();
+    let hrefs: string[] = [];
+    try {
+      const document = await page.goto(`${server.url}/`);
+      expect(document?.status()).toBe(200);
+      // A page: it does not draw on the rate-limit budget.
+      expect(document?.headers()['ratelimit-policy']).toBeUndefined();
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Learnstream');
+      // Our stylesheet applied (the links are cards laid out in a grid), with the system's fonts.
+      await expect(page.locator('ul.links').evaluate((el) => getComputedStyle(el).display)).resolves.toBe('grid');
+      hrefs = await page.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    } finally {
+      await screenshot(page, 'landing');
+    }
+    expect(hrefs).toEqual(expect.arrayContaining(['/reference', '/graphql', CONSOLE_PATH, '/api/openapi.json', '/api/asyncapi.json']));
+    // The page loaded its stylesheet and icon from us, and nothing else.
+    expect(requests.some((url) => /\/static\/pages\.[\w-]+\.css$/.test(url))).toBe(true);
+    expectClean();
+
+    // Follow each link with a click, on a fresh copy of the landing page each time.
+    for (const href of new Set(hrefs)) {
+      expect(new URL(href, server.url).origin, href).toBe(origin);
+      await page.goto(`${server.url}/`);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().isNavigationRequest() && new URL(r.url()).pathname === href),
+        page.locator(`a[href="${href}"]`).first().click(),
+      ]);
+      if (href === CONSOLE_PATH && response.status() !== 200) {
+        // Until the console is served, its link gets the API's 404 in the contract's shape.
+        expect(response.status(), href).toBe(404);
+        expect(await response.json()).toMatchObject({ error: true, code: 404 });
+        continue;
+      }
+      expect(response.status(), href).toBe(200);
+    }
+    await page.close();
+  });
+});
+
+describe('the API reference in a browser with no internet', () => {
+  it('renders our OpenAPI document with Redoc: our paths are visible, search works, everything comes from our origin', async () => {
+    const { page, expectClean, requests } = await watchedPage();
+    try {
+      const document = await page.goto(`${server.url}/reference`);
+      expect(document?.status()).toBe(200);
+      await waitForReference(page);
+      // Our routes, as Redoc shows them in each operation's endpoint box.
+      for (const path of ['/api/v1/lessons', '/api/v1/webhooks', '/api/content/docs']) {
+        await expect(page.getByText(path, { exact: true }).first().isVisible(), path).resolves.toBe(true);
+      }
+      // Redoc's search (its lunr index in a blob: worker) finds an operation by its words.
+      await page.getByPlaceholder('Search...').fill('webhook');
+      await page.locator('[data-role="search:results"] li').first().waitFor({ timeout: RENDER_TIMEOUT_MS });
+      await page.getByPlaceholder('Search...').fill('');
+    } finally {
+      await screenshot(page, 'reference');
+    }
+    // Redoc fetched the document from us.
+    expect(requests).toContain(`${origin}/api/openapi.json`);
+    expectClean();
+    await page.close();
+  });
+
+  it("opens every docs entry's url at a page holding its anchor, scrolled to it", async () => {
+    const docs = (await client(server.url).get('/api/content/docs')).body as { slug: string; url: string }[];
+    expect(docs.length).toBeGreaterThanOrEqual(5);
+    for (const { slug, url } of docs) {
+      const { page, expectClean } = await watchedPage();
+      try {
+        const target = new URL(url, server.url);
+        expect(target.hash, slug).toMatch(/^#./);
+        const document = await page.goto(target.href);
+        expect(document?.status(), url).toBe(200);
+        if (target.pathname === '/reference') await waitForReference(page);
+        const id = decodeURIComponent(target.hash.slice(1));
+        const anchor = page.locator(`[id="${id}"]`);
+        await anchor.first().waitFor({ state: 'attached', timeout: RENDER_TIMEOUT_MS });
+        // The browser went there: the anchor's top is on the screen.
+        await expect
+          .poll(() => anchor.first().evaluate((el) => Math.round(el.getBoundingClientRect().top)), { timeout: RENDER_TIMEOUT_MS, message: url })
+          .toBeLessThan(800);
+        if (slug === 'lessons') await screenshot(page, 'reference-lessons');
+      } finally {
+        await page.close();
+      }
+      expectClean();
+    }
+  });
+});
