@@ -124,6 +124,8 @@ describe('the API reference in a browser with no internet', () => {
       await page.getByPlaceholder('Search...').fill('webhook');
       await page.locator('[data-role="search:results"] li').first().waitFor({ timeout: RENDER_TIMEOUT_MS });
       await page.getByPlaceholder('Search...').fill('');
+      // The screenshot shows the webhooks' routes, drawn from our document.
+      await page.getByText('/api/v1/webhooks', { exact: true }).first().scrollIntoViewIfNeeded();
     } finally {
       await screenshot(page, 'reference');
     }
