@@ -199,6 +199,7 @@ describe('the pages (development: GraphiQL served)', () => {
   it('leaves unknown paths to the contract 404, under /static/ too', async () => {
     for (const path of ['/nope', '/reference/nope', '/static/nope.css', '/static/redoc-0.0.0.aaaaaaaaaaaa.js', '/index.html', '/docs/authentication']) {
       expectError(await api.get(path), 404, `Route GET ${path} not found`);
+      expectError(await api.post(path, {}), 404, `Route POST ${path} not found`);
     }
   });
 

@@ -66,22 +66,23 @@ export function usePages({ graphqlPath, ...pageOptions }: PagesOptions): Plugin 
     onRequest({ request, url, endResponse, fetchAPI }) {
       const found = lookup(url.pathname);
       if (!found) return;
-      const method = request.method;
-      if (method === 'OPTIONS') {
-        return endResponse(new fetchAPI.Response(null, { status: 204, headers: { allow: ALLOW.join(', ') } }));
-      }
-      if (!ALLOW.includes(method)) {
-        const error = new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${url.pathname}`, {
-          headers: { allow: ALLOW.join(', ') },
-          details: { allow: ALLOW },
-        });
-        return endResponse(errorResponse(fetchAPI.Response, error, requestContextOf(request).log));
-      }
+      const log = () => requestContextOf(request).log;
       const answer = (served: Served | undefined) => {
-        if (served) endResponse(respond(served, request, fetchAPI.Response));
+        if (!served) return; // not ours after all (an unknown bundle name): the API's 404
+        const method = request.method;
+        if (method === 'OPTIONS') return endResponse(new fetchAPI.Response(null, { status: 204, headers: { allow: ALLOW.join(', ') } }));
+        if (!ALLOW.includes(method)) {
+          const error = new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${url.pathname}`, {
+            headers: { allow: ALLOW.join(', ') },
+            details: { allow: ALLOW },
+          });
+          return endResponse(errorResponse(fetchAPI.Response, error, log()));
+        }
+        endResponse(respond(served, request, fetchAPI.Response));
       };
       if (!(found instanceof Promise)) return answer(found);
-      return found.then(answer, (error: unknown) => endResponse(errorResponse(fetchAPI.Response, error, requestContextOf(request).log)));
+      // Reading Redoc's bundle failed (a broken install): the contract's 500, logged.
+      return found.then(answer, (error: unknown) => endResponse(errorResponse(fetchAPI.Response, error, log())));
     },
     onResponse({ request, response }) {
       // GraphiQL's page is Yoga's to render (by its own plugin, which runs before all of ours,
