@@ -362,10 +362,12 @@ describe.each(DATABASES)('a %s database migrated from before the buckets', (kind
 
   it('counts the views it already had, exactly, and the new ones beside them', { timeout: 240_000 }, async () => {
     await dep.create();
-    // The schema of old: every migration before the buckets, applied by the same engine.
+    // The schema of old: every migration before the buckets, applied by the same engine (the
+    // server applies the rest, the buckets' and any later one, when it starts).
     const list = await loadMigrationList();
     const old = { ...list, migrationDirectories: list.migrationDirectories.filter((m) => m.path < ROLLUP_MIGRATION) };
-    expect(old.migrationDirectories.length).toBe(list.migrationDirectories.length - 1);
+    expect(list.migrationDirectories.map((m) => m.path)).toContain(ROLLUP_MIGRATION);
+    expect(old.migrationDirectories.length).toBeGreaterThan(0);
     const rows = edgeRows(random(3));
     if (kind === 'postgres') {
       const pool = new pg.Pool({ connectionString: d.url, max: 2 });

@@ -46,7 +46,8 @@ function compareInstants(a: string, b: string): number {
   return px < py ? -1 : px > py ? 1 : 0;
 }
 
-const RECORD_SQL = `
+/** One view and its analytics.hit: $1 path, $2 event id, $3 'analytics.hit', $4 payload JSON, $5 its timestamp. */
+export const RECORD_SQL = `
 WITH view AS (INSERT INTO "PageView" (path) VALUES ($1))
 INSERT INTO "Event" (id, type, payload, "createdAt") VALUES ($2, $3, $4::jsonb, $5)`;
 
