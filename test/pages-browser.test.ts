@@ -81,6 +81,11 @@ describe('the landing page in a browser with no internet', () => {
       // Our stylesheet applied (the links are cards laid out in a grid), with the system's fonts.
       await expect(page.locator('ul.links').evaluate((el) => getComputedStyle(el).display)).resolves.toBe('grid');
       hrefs = await page.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+      // Dark mode follows the system's preference (its colours are our stylesheet's too).
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await expect(page.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe('rgb(21, 23, 26)');
+      await screenshot(page, 'landing-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
     } finally {
       await screenshot(page, 'landing');
     }
