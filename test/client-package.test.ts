@@ -7,21 +7,32 @@
 //   noPropertyAccessFromIndexSignature and noUncheckedIndexedAccess and without skipLibCheck (with
 //   the DOM library, and with Node's types), and deliberate misuses are reported;
 // - the install holds nothing of the server, runs no install script and stays under 10 MB;
-// - a browser bundle of the ES module build needs no Node built-in.
+// - a browser bundle of the ES module build needs no Node built-in, and in Chromium (another
+//   origin than the API's) it calls me(), receives an event from the live stream and verifies a
+//   webhook signature.
 // One pack and one install per run, shared by the tests.
 import { execFile } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 // esbuild comes with tsup (a devDependency): the same bundler the browser check needs.
 import { build as esbuild } from 'esbuild';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as ClientModule from '../src/client/index.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { serverForSuite } from './support/server.js';
 
 const root = join(import.meta.dirname, '..');
 const PACKAGE = '@learnstream/client';
 const MAX_INSTALL_BYTES = 10 * 1024 * 1024;
+/** Debian's package (`apt-get install chromium`): `npx playwright install` cannot download here. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Packages of the server that must never come with the client. */
 const SERVER_PACKAGES = ['prisma', '@prisma/', '@electric-sql/pglite', '@pothos/', 'graphql-yoga', '@graphql-yoga/', 'pg', 'pino', 'zod', 'ioredis'];
 
@@ -295,10 +306,11 @@ describe('@learnstream/client packed, installed in an empty folder and used agai
     expect(code, stdout).toBe(0);
   }, 240_000);
 
-  it('bundles for a browser from the ES module build with no Node built-in anywhere in its imports', async () => {
-    await writeFile(join(consumer, 'browser.js'), `import { LearningClient, verifyWebhook } from '${PACKAGE}';\nexport const api = [LearningClient, verifyWebhook];\n`);
+  /** The package bundled for a browser, as Vite or esbuild would for the console: the whole package on `window.learnstream`. */
+  const browserBundle = async () => {
+    await writeFile(join(consumer, 'browser.js'), `import * as learnstream from '${PACKAGE}';\nglobalThis.learnstream = learnstream;\n`);
     // platform 'browser' refuses to resolve node: modules and Node's built-ins: the build fails if any is imported.
-    const result = await esbuild({
+    return esbuild({
       absWorkingDir: consumer,
       entryPoints: ['browser.js'],
       bundle: true,
@@ -308,9 +320,94 @@ describe('@learnstream/client packed, installed in an empty folder and used agai
       metafile: true,
       logLevel: 'silent',
     });
+  };
+
+  it('bundles for a browser from the ES module build with no Node built-in anywhere in its imports', async () => {
+    const result = await browserBundle();
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs).toContain('node_modules/@learnstream/client/dist/index.js');
     expect(inputs.filter((p) => p.startsWith('node:') || (!p.startsWith('node_modules/') && p !== 'browser.js'))).toEqual([]);
     expect(Object.values(result.metafile.outputs).flatMap((o) => o.imports)).toEqual([]);
   });
+
+  it('works in Chromium from another origin: me(), an event from the live stream, a webhook verified', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
+    const bundle = (await browserBundle()).outputFiles[0]!.text;
+    const account = DEMO_ACCOUNTS[0];
+    const { token } = await suite.api.login(account.email, account.password);
+    // A webhook signed as the server signs one (Standard Webhooks), for the page to verify.
+    const key = randomBytes(24);
+    const secret = `whsec_${key.toString('base64')}`;
+    const webhookId = 'evt_browser_check';
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const payload = JSON.stringify({ event: 'lesson.published', timestamp: new Date().toISOString(), lessonId: 'les_browser' });
+    const signature = `v1,${createHmac('sha256', key).update(`${webhookId}.${timestamp}.${payload}`).digest('base64')}`;
+    const path = `/browser-${randomBytes(4).toString('hex')}`;
+
+    // The page and its script come from a server of their own: another origin than the API's.
+    const pages = createServer((request, response) => {
+      const script = request.url === '/client.js';
+      response.writeHead(200, { 'content-type': script ? 'text/javascript' : 'text/html' });
+      response.end(script ? bundle : '<!doctype html><title>client</title><script type="module" src="/client.js"></script>');
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    const pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      const origins = new Set<string>();
+      page.on('request', (request) => origins.add(new URL(request.url()).origin));
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+      });
+      await page.goto(`${pageOrigin}/`);
+      await page.waitForFunction(() => 'learnstream' in globalThis);
+
+      const result = await page.evaluate(
+        async ({ baseUrl, token, path, webhook }) => {
+          const ls = (globalThis as unknown as { learnstream: typeof ClientModule }).learnstream;
+          const client = new ls.LearningClient({ baseUrl, token });
+          const me = await client.me();
+          // The live stream (graphql-sse over fetch): record a page view once connected, and receive its event.
+          const stream = client.events({
+            types: ['analytics.hit'],
+            onConnected: () => void client.analytics.recordPageView(path),
+            // A deadline, so that a missing event fails the assertion below instead of hanging.
+            signal: AbortSignal.timeout(30_000),
+          });
+          let eventPath: string | null = null;
+          for await (const event of stream) {
+            if (event.path === path) {
+              eventPath = event.path;
+              break;
+            }
+          }
+          const headers = new Headers({ 'webhook-id': webhook.id, 'webhook-timestamp': webhook.timestamp, 'webhook-signature': webhook.signature });
+          const verified = ls.verifyWebhook(webhook.payload, headers, webhook.secret);
+          let forged = '';
+          try {
+            ls.verifyWebhook(webhook.payload.replace('les_browser', 'les_forged'), headers, webhook.secret);
+          } catch (error) {
+            forged = error instanceof ls.WebhookVerificationError ? error.name : String(error);
+          }
+          return { me: { id: me.id, email: me.email }, eventPath, verified, forged };
+        },
+        { baseUrl: suite.server.url, token, path, webhook: { id: webhookId, timestamp, signature, payload, secret } },
+      );
+
+      expect(result.me).toEqual({ id: ada.id, email: ada.email });
+      expect(result.eventPath).toBe(path);
+      expect(result.verified).toMatchObject({ id: webhookId, event: 'lesson.published', lessonId: 'les_browser' });
+      expect(result.forged).toBe('WebhookVerificationError');
+      expect(problems).toEqual([]);
+      // The page and its script from the page's origin; every call to the API's.
+      expect([...origins].sort()).toEqual([pageOrigin, new URL(suite.server.url).origin].sort());
+    } finally {
+      await browser.close();
+      pages.closeAllConnections();
+      await new Promise<void>((resolve) => pages.close(() => resolve()));
+    }
+  }, 120_000);
 });
