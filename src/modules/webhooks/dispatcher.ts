@@ -128,8 +128,8 @@ interface AttemptResult {
 
 interface InFlight {
   delivery: Claimed;
-  /** Aborts the attempt (stop() after its grace period). */
-  interrupt: AbortController;
+  /** Ends the attempt: its timeout, or stop() after its grace period (INTERRUPTED). */
+  abort: AbortController;
   /** Settles once the attempt is made and recorded (or recording failed). */
   done: Promise<void>;
 }
@@ -255,6 +255,10 @@ UPDATE "WebhookDelivery" d SET "lockedUntil" = NULL
   FROM unnest($1::text[], $2::timestamptz[]) AS r(id, lease)
  WHERE d.id = r.id AND d."lockedUntil" = r.lease`;
 
+/** Why an attempt was aborted (the abort reason; the request rejects with it). */
+const TIMED_OUT = new Error('webhook attempt timed out');
+const INTERRUPTED = new Error('webhook attempt interrupted: the service is stopping');
+
 /** The part of a response body kept for the attempt's error: one line, at most EXCERPT_CHARS. */
 function excerpt(bytes: Buffer): string {
   // Control characters go too: PostgreSQL text cannot hold NUL, and a row that cannot be written
@@ -375,11 +379,16 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
     return { outcome: 'RETRY', delayMs: Math.max(scheduled, retryAfterMs ?? 0) };
   }
 
-  async function attempt(delivery: Claimed, interrupt: AbortSignal): Promise<AttemptResult> {
+  /**
+   * One attempt, ended by `abort`: by its timer (TIMED_OUT) or by stop() (INTERRUPTED). One
+   * controller and one timer per attempt: AbortSignal.timeout and AbortSignal.any cost several
+   * times that per attempt (measured in the dispatch bench's profile).
+   */
+  async function attempt(delivery: Claimed, abort: AbortController): Promise<AttemptResult> {
     const at = new Date();
     const started = performance.now();
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([timeout, interrupt]);
+    const { signal } = abort;
+    const timer = setTimeout(() => abort.abort(TIMED_OUT), timeoutMs);
     const elapsed = () => Math.max(0, Math.round(performance.now() - started));
     const failed = (error: string, statusCode: number | null = null, retryAfterMs?: number): AttemptResult => {
       const next = afterFailure(delivery, retryAfterMs);
@@ -390,7 +399,9 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
     };
     try {
       try {
-        await untilAborted(assertDeliverableUrl(delivery.url, allowPrivateTargets), signal);
+        // Allowed private targets, the guard only checks the URL's form: nothing to wait for.
+        if (allowPrivateTargets) await assertDeliverableUrl(delivery.url, true);
+        else await untilAborted(assertDeliverableUrl(delivery.url, false), signal);
       } catch (error) {
         if (signal.aborted) throw error;
         return failed(`refused: ${error instanceof Error ? error.message : String(error)}`);
@@ -418,11 +429,13 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
       const what = status >= 300 && status < 400 ? `receiver answered ${status} (redirects are not followed)` : `receiver answered ${status}`;
       return failed(text ? `${what}: ${text}` : what, status, parseRetryAfter(reply.headers['retry-after']));
     } catch (error) {
-      if (interrupt.aborted) {
+      if (signal.reason === INTERRUPTED) {
         return { delivery, at, statusCode: null, durationMs: elapsed(), error: 'interrupted: the service stopped before an answer came', outcome: 'RELEASED', delayMs: null, throttleMs: null };
       }
-      if (timeout.aborted) return failed(`timed out after ${timeoutMs} ms`);
+      if (signal.reason === TIMED_OUT) return failed(`timed out after ${timeoutMs} ms`);
       return failed(networkError(error));
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -508,10 +521,10 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
   }
 
   function launch(delivery: Claimed): void {
-    const interrupt = new AbortController();
+    const abort = new AbortController();
     const state = endpointState(delivery.endpointId);
     state.inFlight++;
-    const done = attempt(delivery, interrupt.signal)
+    const done = attempt(delivery, abort)
       .then((result) => {
         learn(result);
         return recordSoon(result);
@@ -528,7 +541,7 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
         } else if (waitingForSlot && inFlight.size <= MAX_IN_FLIGHT / 2) wakeLoop();
         if (state.inFlight === 0 && state.failures === 0 && state.throttledUntil <= Date.now()) endpoints.delete(delivery.endpointId);
       });
-    inFlight.set(delivery.id, { delivery, interrupt, done });
+    inFlight.set(delivery.id, { delivery, abort, done });
   }
 
   /** Claims up to `free` due deliveries, fairly between endpoints, within their shares. */
@@ -625,7 +638,7 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
       clearTimeout(timer);
       if (late) {
         const leftovers = [...inFlight.entries()];
-        for (const [, f] of leftovers) f.interrupt.abort();
+        for (const [, f] of leftovers) f.abort.abort(INTERRUPTED);
         await Promise.race([all(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
         // Whatever could still not be recorded: drop our leases so another instance takes over now.
         const stuck = leftovers.filter(([id]) => inFlight.has(id)).map(([, f]) => f.delivery);
