@@ -265,6 +265,8 @@ describe('LearningClient against the real server', () => {
       createApiKey: ['apiKeys.create'],
       listApiKeys: ['apiKeys.list'],
       revokeApiKey: ['apiKeys.revoke'],
+      listSessions: ['sessions.list'],
+      revokeSession: ['sessions.revoke'],
       createWebhook: ['webhooks.create'],
       listWebhooks: ['webhooks.list'],
       getWebhook: ['webhooks.get'],
@@ -440,6 +442,26 @@ describe('LearningClient against the real server', () => {
       const anonymous = await rejection(anon.listEvents());
       expect(anonymous).toBeInstanceOf(AuthenticationError);
       expect(anonymous).toMatchObject({ status: 403, message: 'Missing or invalid token' });
+    });
+  });
+
+  describe('sessions', () => {
+    it('list marks the current one; revoke ends another at once (403), and again is 404', async () => {
+      const anonClient = new LearningClient({ baseUrl: server.url });
+      const first = await anonClient.auth.login({ email: 'grace@example.com', password: 'hopper-1906' });
+      const second = await anonClient.auth.login({ email: 'grace@example.com', password: 'hopper-1906' });
+      const graceFirst = new LearningClient({ baseUrl: server.url, token: first.token });
+      const graceSecond = new LearningClient({ baseUrl: server.url, token: second.token });
+      const listed = await graceSecond.sessions.list();
+      const current = listed.filter((s) => s.current);
+      expect(current).toHaveLength(1);
+      expect(current[0]).toEqual({ id: expect.stringMatching(/^ses_/), createdAt: expect.stringMatching(ISO_MS_Z), lastUsedAt: expect.stringMatching(ISO_MS_Z), userAgent: expect.any(String), current: true });
+      const firstId = (await graceFirst.sessions.list()).find((s) => s.current)!.id;
+      await graceSecond.sessions.revoke(firstId);
+      const ended = await rejection(graceFirst.me());
+      expect(ended).toMatchObject({ status: 403, message: 'Missing or invalid token' });
+      expect(await rejection(graceSecond.sessions.revoke(firstId))).toBeInstanceOf(NotFoundError);
+      expect((await graceSecond.me()).email).toBe('grace@example.com');
     });
   });
 

@@ -79,7 +79,7 @@ describe('GET /api/v1/sessions', () => {
   it('records when a session was last used, at most once a minute', async () => {
     const user = await account();
     const pair = await user.login('Clock/1');
-    const [{ id }] = (await sessions(pair.token)).body.items as { id: string }[];
+    const id = ((await sessions(pair.token)).body.items as { id: string }[])[0]!.id;
     const stored = async () => (await sql<{ lastUsedAt: Date }>(server, 'SELECT "lastUsedAt" FROM "Session" WHERE id = $1', [id]))[0]!.lastUsedAt.getTime();
     // Used within the minute of its login: no write.
     const atLogin = await stored();

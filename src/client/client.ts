@@ -16,6 +16,7 @@ import { Transport, type CallOptions, type TransportOptions } from './transport.
 import type {
   ApiKey,
   CreatedApiKey,
+  Session,
   CreatedWebhook,
   CreateLessonInput,
   CreateWebhookInput,
@@ -202,6 +203,17 @@ export class LearningClient {
     /** Revokes a key: it stops working at once. */
     revoke: async (id: string, options?: CallOptions): Promise<void> => {
       await this.transport.rest('DELETE', `/api/v1/api-keys/${path(id)}`, options);
+    },
+  };
+
+  /** The current user's sessions (logins). */
+  readonly sessions = {
+    /** The live sessions, newest first; `current` marks the one of this client's token. */
+    list: async (options?: CallOptions): Promise<Session[]> =>
+      (await this.transport.rest<RestResponse<'listSessions', 200>>('GET', '/api/v1/sessions', options)).items,
+    /** Ends a session: its access and refresh tokens stop working at once. */
+    revoke: async (id: string, options?: CallOptions): Promise<void> => {
+      await this.transport.rest('DELETE', `/api/v1/sessions/${path(id)}`, options);
     },
   };
 

@@ -111,6 +111,9 @@ export type ApiKey = RestResponse<'listApiKeys', 200>['items'][number];
 /** A new API key, with the key itself (`lp_…`) shown only in this response. */
 export type CreatedApiKey = RestResponse<'createApiKey', 201>;
 
+/** A live session (login) of the current user; `current` marks the one of the token used. */
+export type Session = RestResponse<'listSessions', 200>['items'][number];
+
 /** An access token (for `new LearningClient({ token })`) and a refresh token, with their lifetimes in seconds. */
 export type TokenPair = RestResponse<'login', 200>;
 
