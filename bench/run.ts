@@ -392,7 +392,7 @@ async function main(): Promise<void> {
         servicePid: serviceChild.pid,
         sampler: service.sampler,
         token: ctx.token,
-        subscribers: intEnv('BENCH_SUBSCRIBERS', 5000, 1),
+        subscribers: intEnv('BENCH_SUBSCRIBERS', 10000, 1),
         events: intEnv('BENCH_SUB_EVENTS', 20, 1),
         gapMs: intEnv('BENCH_SUB_GAP_MS', 100, 0),
         progress,

@@ -9,7 +9,7 @@
 // /proc and reported, and the subscriber count is capped (and the cap reported) when they are short.
 //
 // Environment: BENCH_SUBSCRIPTIONS (0: skip this scenario; default 1), BENCH_SUBSCRIBERS (default
-// 5000), BENCH_SUB_EVENTS (events committed, default 20), BENCH_SUB_GAP_MS (pause between two
+// 10000), BENCH_SUB_EVENTS (events committed, default 20), BENCH_SUB_GAP_MS (pause between two
 // commits, default 100).
 import { readFile } from 'node:fs/promises';
 import { Agent, request, type ClientRequest } from 'node:http';
@@ -194,6 +194,8 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
     }
     latencies.sort((a, b) => a - b);
     const peakRss = o.sampler.windowPeakKb;
+    const perSubscriberKb = (openRss - idleRss) / live.length;
+    const peakPerSubscriberKb = (peakRss - idleRss) / live.length;
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
     const rows = [
@@ -205,6 +207,8 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
       ['latency p99', `${fixed(p99)} ms`],
       ['latency max', `${fixed(latencies.at(-1) ?? NaN)} ms`],
       ['service rss before / all open / peak', `${mb(idleRss)} / ${mb(openRss)} / ${mb(peakRss)}`],
+      ['memory per subscriber (rss all open − before) / live', `${fixed(perSubscriberKb, 1)} KB`],
+      ['memory per subscriber (peak rss − before) / live', `${fixed(peakPerSubscriberKb, 1)} KB`],
     ];
     const ok = missing === 0 && live.length === o.subscribers && p99 < P99_GOAL_MS;
     const verdict =
@@ -229,6 +233,7 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
       max: latencies.at(-1),
       openSeconds: openMs / 1000,
       rssKb: { before: idleRss, allOpen: openRss, peak: peakRss },
+      perSubscriberKb: { allOpen: perSubscriberKb, peak: peakPerSubscriberKb },
       notes,
       pass: ok,
     };

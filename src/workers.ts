@@ -33,6 +33,7 @@ export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): Wo
     bus,
     log: log.child({ worker: 'relay' }),
     retentionDays: config.eventRetentionDays,
+    notifications: db,
     onPositioned: metrics?.eventsPositioned,
     onDeliveriesDue: () => dispatcher.wake?.(),
   });

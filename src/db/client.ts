@@ -33,7 +33,73 @@ export interface Database {
   query<T>(text: string, params: unknown[]): Promise<T[]>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel` (a plain lower-case name).
+   * PostgreSQL: on a connection of its own, reconnected when lost; after a reconnect it calls
+   * `onNotify(null)`, since notifications may have been missed meanwhile. PGlite: in process.
+   * Resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** LISTEN's reconnection delays (PostgreSQL): from the first, doubling up to the last. */
+const LISTEN_RETRY_MS = [250, 10_000] as const;
+
+/** LISTEN on a pg connection of its own, reconnected with backoff while not stopped. */
+async function listenOn(databaseUrl: string, channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`listen: not a plain channel name: ${channel}`);
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let delay: number = LISTEN_RETRY_MS[0];
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
+    // A lost connection is seen as 'end' below; the error itself needs no handling.
+    client.on('error', () => {});
+    client.on('notification', (n) => {
+      if (n.channel === channel) onNotify(n.payload ?? '');
+    });
+    client.on('end', () => {
+      if (current !== client) return;
+      current = undefined;
+      schedule();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    delay = LISTEN_RETRY_MS[0];
+  };
+  const schedule = () => {
+    if (stopped) return;
+    retry = setTimeout(() => {
+      connect().then(
+        () => onNotify(null),
+        () => {
+          delay = Math.min(delay * 2, LISTEN_RETRY_MS[1]);
+          schedule();
+        },
+      );
+    }, delay);
+  };
+  // Not reachable now: keep trying in the background (the caller polls meanwhile).
+  await connect().catch(schedule);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => {});
+  };
 }
 
 export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> & {
@@ -80,6 +146,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ping: async () => {
         await prisma.$queryRaw`SELECT 1`;
       },
+      listen: (channel, onNotify) => listenOn(options.databaseUrl!, channel, onNotify),
       close: async () => {
         await prisma.$disconnect();
         await Promise.all([pool.end().catch(() => {}), migrationPool.end().catch(() => {})]);
@@ -106,6 +173,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     query,
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
+    },
+    listen: async (channel, onNotify) => {
+      const unlisten = await pglite.listen(channel, (payload) => onNotify(payload));
+      return () => unlisten();
     },
     close: async () => {
       await prisma.$disconnect();

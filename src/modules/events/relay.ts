@@ -6,11 +6,18 @@
 //
 // "Has finished" is `txid < pg_snapshot_xmin(pg_current_snapshot())`: no transaction that could
 // still commit an event is older than that, so positions never skip an event that commits late.
-import type { Db } from '../../db/client.js';
+//
+// Waking: the transaction that records an event NOTIFYs EVENTS_CHANNEL (outbox.ts), delivered
+// at its commit to every instance's LISTEN, which runs a tick at once. Idle, the relay only looks
+// every FALLBACK_POLL_MS (one query), in case a notification was lost. When the bus is not shared
+// between instances (no Redis), the relay that positions a batch NOTIFYs POSITIONED_CHANNEL with
+// its last position, and every other instance reads those events from the database and publishes
+// them to its own subscribers, so an event is live on every instance either way.
+import type { Database, Db } from '../../db/client.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { EventBus, PositionedEvent } from './bus.js';
-import type { EventPayload } from './outbox.js';
+import { EVENTS_CHANNEL, type EventPayload } from './outbox.js';
 
 /** pg advisory lock key held by the relay's transaction ("lsrelay"). */
 const RELAY_LOCK = 0x6c7372656c6179n;
@@ -18,13 +25,23 @@ const BATCH = 500;
 /** Deliveries created but never made due (the process died between commit and publish). */
 const STRANDED_AFTER_MS = 30_000;
 const HOUSEKEEPING_EVERY_MS = 60_000;
+/** Idle, with LISTEN: the look that catches a lost notification (one query). */
+export const FALLBACK_POLL_MS = 5_000;
+/** The first look again after one that found events waiting (doubling to the fallback interval). */
+const RECHECK_MS = 25;
+/** Without LISTEN (no notifications given): the poll is all there is. */
+const UNNOTIFIED_POLL_MS = 50;
+/** NOTIFY'd by the relay that positioned a batch, with its last position (see above). */
+export const POSITIONED_CHANNEL = 'learnstream_positioned';
 
 export interface RelayOptions {
   db: Db;
   bus: EventBus;
   log: Logger;
   retentionDays: number;
-  /** How often to look for new events. */
+  /** LISTEN/NOTIFY on the database (Database.listen); without it the relay polls every `intervalMs`. */
+  notifications?: Pick<Database, 'listen'>;
+  /** How often to look for new events when nothing wakes it. */
   intervalMs?: number;
   /** Told how many events each tick positioned, once they are committed (metrics). */
   onPositioned?(count: number): void;
@@ -32,16 +49,45 @@ export interface RelayOptions {
   onDeliveriesDue?(): void;
 }
 
-export function createRelay({ db, bus, log, retentionDays, intervalMs = 50, onPositioned, onDeliveriesDue }: RelayOptions) {
+export function createRelay({
+  db,
+  bus,
+  log,
+  retentionDays,
+  notifications,
+  intervalMs = notifications ? FALLBACK_POLL_MS : UNNOTIFIED_POLL_MS,
+  onPositioned,
+  onDeliveriesDue,
+}: RelayOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
+  /** A wake arrived while the loop ran: run it again right after. */
+  let again = false;
+  /** The loop is running (set synchronously when it starts). */
+  let busy = false;
+  /** The next run of the loop looks for events to position (not only publishes others'). */
+  let lookWanted = false;
+  /** After a look that found events waiting: when to look again (0: the fallback interval). */
+  let recheckMs = 0;
   let lastHousekeeping = 0;
+  const unlisten: (() => Promise<void>)[] = [];
+  /** Without a shared bus, this instance publishes what other instances position (see above). */
+  const follow = !bus.shared;
+  /** The highest position published on this instance's bus (undefined until the first look). */
+  let published: number | undefined;
+  /** The highest position another instance said it positioned. */
+  let announced = 0;
+
+  /** One query: is anything waiting for a position, and the newest position. */
+  async function look(): Promise<{ pending: boolean; max: number }> {
+    const [row] = await db.$queryRaw<{ pending: boolean; max: bigint | null }[]>`
+      SELECT EXISTS (SELECT 1 FROM "Event" WHERE position IS NULL) AS pending, (SELECT MAX(position) FROM "Event") AS max`;
+    return { pending: !!row?.pending, max: Number(row?.max ?? 0) };
+  }
 
   /** Positions, fans out and publishes one batch. Returns how many events it positioned. */
   async function tick(): Promise<number> {
-    const pending = await db.$queryRaw<{ exists: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "Event" WHERE position IS NULL) AS exists`;
-    if (!pending[0]?.exists) return 0;
     const batch = await db.$transaction(async (tx) => {
       const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${RELAY_LOCK}) AS locked`;
       if (!lock?.locked) return [];
@@ -67,11 +113,14 @@ export function createRelay({ db, bus, log, retentionDays, intervalMs = 50, onPo
           .map((w) => ({ id: newId('dlv'), endpointId: w.id, eventId: e.id, event: e.payload.event, payload: e.payload, nextAttemptAt: null })),
       );
       if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
+      if (follow && notifications) {
+        await tx.$queryRaw`SELECT 1 AS ok FROM pg_notify(${POSITIONED_CHANNEL}, ${String(events.at(-1)!.position)})`;
+      }
       return events;
     });
     if (!batch.length) return 0;
     onPositioned?.(batch.length);
-    for (const event of batch) bus.publish(event);
+    publish(batch);
     // Published: now the webhooks may go.
     const due = await db.webhookDelivery.updateMany({
       where: { eventId: { in: batch.map((e) => e.id) }, status: 'PENDING', nextAttemptAt: null },
@@ -79,6 +128,26 @@ export function createRelay({ db, bus, log, retentionDays, intervalMs = 50, onPo
     });
     if (due.count) onDeliveriesDue?.();
     return batch.length;
+  }
+
+  function publish(events: readonly PositionedEvent[]): void {
+    for (const event of events) bus.publish(event);
+    const last = events.at(-1)?.position ?? 0;
+    if (published === undefined || last > published) published = last;
+  }
+
+  /** Publishes here what other instances positioned after what this one has published. */
+  async function catchUp(upTo: number): Promise<void> {
+    while (published !== undefined && published < upTo && !stopped) {
+      const rows = await db.event.findMany({
+        where: { position: { gt: published, lte: upTo } },
+        orderBy: { position: 'asc' },
+        take: BATCH,
+        select: { id: true, payload: true, position: true },
+      });
+      if (!rows.length) return;
+      publish(rows.map((r) => ({ id: r.id, payload: r.payload as EventPayload, position: Number(r.position) })));
+    }
   }
 
   /** Makes stranded deliveries due and drops events past their retention. */
@@ -101,27 +170,86 @@ export function createRelay({ db, bus, log, retentionDays, intervalMs = 50, onPo
   }
 
   async function loop(): Promise<void> {
-    if (stopped) return;
+    busy = true;
     try {
-      // Drain: a full batch means there may be more right now.
-      while (!stopped && (await tick()) === BATCH);
-      await housekeeping();
-    } catch (error) {
-      log.warn({ err: error }, 'event relay tick failed');
+      do {
+        again = false;
+        const looking = lookWanted;
+        lookWanted = false;
+        try {
+          let max = 0;
+          if (looking) {
+            const seen = await look();
+            max = seen.max;
+            // Positions taken before this instance started were never its to publish.
+            if (published === undefined) published = max;
+            if (seen.pending) {
+              let positioned = 0;
+              for (let n = BATCH; n === BATCH && !stopped; positioned += n) n = await tick();
+              // An event whose transaction committed after an older one that is still open
+              // cannot be positioned yet, and nothing will NOTIFY when that one ends: look
+              // again soon, backing off to the fallback interval while nothing moves.
+              recheckMs = positioned || !recheckMs ? RECHECK_MS : Math.min(recheckMs * 2, intervalMs);
+            } else recheckMs = 0;
+          }
+          // Costs nothing when this instance has published everything it heard of.
+          if (follow) await catchUp(Math.max(max, announced));
+          await housekeeping();
+        } catch (error) {
+          log.warn({ err: error }, 'event relay tick failed');
+        }
+      } while (again && !stopped);
+    } finally {
+      busy = false;
     }
-    if (!stopped) timer = setTimeout(() => (running = loop()), intervalMs);
+    if (!stopped) timer = setTimeout(() => wake(), recheckMs || intervalMs);
+  }
+
+  /**
+   * Runs the loop now, or right after the running one. `look` (the default): look for events to
+   * position; without it, only publish what other instances announced.
+   */
+  function wake(look = true): void {
+    if (stopped) return;
+    if (look) lookWanted = true;
+    if (busy) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    timer = undefined;
+    running = loop();
   }
 
   return {
     tick,
+    wake,
     start(): void {
       stopped = false;
-      running = loop();
+      if (notifications) {
+        // Until LISTEN is up (or if it never is) the fallback poll looks.
+        void notifications
+          .listen(EVENTS_CHANNEL, () => wake())
+          .then((stop) => (stopped ? stop() : void unlisten.push(stop)), (error: unknown) => log.warn({ err: error }, 'event relay: LISTEN failed'));
+        if (follow) {
+          void notifications
+            .listen(POSITIONED_CHANNEL, (payload) => {
+              const position = Number(payload);
+              if (Number.isSafeInteger(position) && position > announced) announced = position;
+              // After a reconnect (null), look too: an announcement may have been missed.
+              if (payload === null) wake();
+              else if (published !== undefined && announced > published) wake(false);
+            })
+            .then((stop) => (stopped ? stop() : void unlisten.push(stop)), (error: unknown) => log.warn({ err: error }, 'event relay: LISTEN failed'));
+        }
+      }
+      wake();
     },
     async stop(): Promise<void> {
       stopped = true;
       clearTimeout(timer);
       await running;
+      await Promise.all(unlisten.splice(0).map((stop) => stop()));
     },
   };
 }

@@ -5,6 +5,8 @@
 // authentication, `types`, `after`) and, on every event, the caller check. Only operations
 // selecting fields that never read the context are shared (see SHAREABLE); any other operation,
 // and any result with errors, is executed per subscriber exactly as graphql-js's `subscribe` does.
+// A stream that ends with SubscriberTooSlow ends with one result carrying SUBSCRIBER_TOO_SLOW,
+// then completes, on every transport.
 import {
   createSourceEventStream,
   execute,

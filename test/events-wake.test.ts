@@ -1,0 +1,169 @@
+// Wake on commit: the transaction that records an event NOTIFYs, every instance's relay LISTENs
+// and positions it at once; idle, a relay looks only every FALLBACK_POLL_MS (in case a
+// notification was lost). Checked as a user of the database sees it, and as a subscriber does:
+// - an idle instance's statements: every one it sent to the database (the query log of
+//   src/db/client.ts), the relay's own and in all (PostgreSQL's own transaction count of the
+//   instance's database is printed beside it);
+// - a subscriber on instance B gets each event committed through instance A long before a relay
+//   that only polled could have found it (half the fallback interval), with Redis and without it
+//   (then B hears of A's positions through NOTIFY), and on PGlite.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FALLBACK_POLL_MS } from '../src/modules/events/relay.js';
+import { client } from './support/http.js';
+import { PG_ADMIN_URL, sql, startTestServer, type TestServer } from './support/server.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { TEST_REDIS_URL } from './support/process.js';
+import { sleep, waitFor } from './support/wait.js';
+
+/** How long an event may take to reach a subscriber: well under the fallback poll. */
+const PROMPT_MS = FALLBACK_POLL_MS / 2;
+/** An idle instance is watched this long. */
+const IDLE_WINDOW_MS = 20_000;
+const SLOW = { timeout: 180_000 };
+
+/** Transactions committed or rolled back in `database` so far, as PostgreSQL counts them. */
+async function transactions(database: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    const [row] = (await admin.query<{ n: string }>('SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = $1', [database])).rows;
+    return Number(row!.n);
+  } finally {
+    await admin.end();
+  }
+}
+
+interface Live {
+  paths: string[];
+  close(): Promise<void>;
+}
+
+/** A WebSocket subscriber on `server`, recording the paths of the page views it receives. */
+async function subscribe(server: TestServer): Promise<Live> {
+  const { token } = await client(server.url).loginAs('grace');
+  const ws = createClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` } });
+  const live: Live = {
+    paths: [],
+    close: async () => {
+      await ws.dispose();
+    },
+  };
+  ws.subscribe<{ events: { path: string | null } }>(
+    { query: 'subscription { events(types: ["analytics.hit"]) { path } }' },
+    { next: (r) => void (r.data?.events.path && live.paths.push(r.data.events.path)), error: () => undefined, complete: () => undefined },
+  );
+  return live;
+}
+
+/** Page views through `via` until `live` has received one: it is listening. */
+async function goLive(via: TestServer, live: Live): Promise<void> {
+  const prefix = `/probe/${randomBytes(4).toString('hex')}`;
+  for (let i = 0; !live.paths.some((p) => p.startsWith(prefix)); i++) {
+    if (i > 100) throw new Error('the subscription never went live');
+    expect((await client(via.url).post('/api/analytics/views', { path: `${prefix}/${i}` })).status).toBe(202);
+    await sleep(200);
+  }
+}
+
+/** Commits page views through `via`, one at a time, each reaching `live` promptly; returns how many did. */
+async function promptArrivals(via: TestServer, live: Live, rounds = 8): Promise<number> {
+  let prompt = 0;
+  for (let i = 0; i < rounds; i++) {
+    const path = `/wake/${randomBytes(4).toString('hex')}`;
+    expect((await client(via.url).post('/api/analytics/views', { path })).status).toBe(202);
+    const deadline = Date.now() + PROMPT_MS;
+    while (!live.paths.includes(path) && Date.now() < deadline) await sleep(10);
+    if (live.paths.includes(path)) prompt++;
+    // It does arrive in the end in any case (the fallback poll), before the next round starts.
+    await waitFor(`${path} to arrive`, () => live.paths.includes(path), 3 * FALLBACK_POLL_MS);
+  }
+  return prompt;
+}
+
+/** The statements an instance sent while idle: per second, in all and the relay's own. */
+async function idleStatements(server: TestServer): Promise<{ perSecond: number; relayPerSecond: number }> {
+  server.queries.length = 0;
+  await sleep(IDLE_WINDOW_MS);
+  const seconds = IDLE_WINDOW_MS / 1000;
+  const statements = [...server.queries];
+  // The relay's look, and what follows it only when there is something to position.
+  const relay = statements.filter((q) => q.includes('position IS NULL'));
+  const byKind = new Map<string, number>();
+  for (const q of statements) {
+    const kind = q.replace(/\s+/g, ' ').trim().slice(0, 60);
+    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+  }
+  console.info(`${server.kind}: ${statements.length} statements in ${seconds} s idle:\n${[...byKind].map(([k, n]) => `  ${n} × ${k}`).join('\n')}`);
+  return { perSecond: statements.length / seconds, relayPerSecond: relay.length / seconds };
+}
+
+describe.each(['postgres', 'pglite'] as const)('an idle instance on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
+  });
+  afterAll(() => server?.stop());
+
+  it('looks for events at most once a second, and an event still reaches a subscriber promptly', SLOW, async () => {
+    const live = await subscribe(server);
+    try {
+      await goLive(server, live);
+      await sleep(1_000);
+      const { perSecond, relayPerSecond } = await idleStatements(server);
+      expect(relayPerSecond).toBeLessThanOrEqual(1);
+      // The whole instance: the relay, the webhook dispatcher (it polls each second when idle)
+      // and the page-view fold. A relay still polling every 50 ms would send 20 a second.
+      expect(perSecond).toBeLessThanOrEqual(2);
+      if (kind === 'postgres') {
+        const database = new URL(server.databaseUrl!).pathname.slice(1);
+        const before = await transactions(database);
+        await sleep(5_000);
+        // PostgreSQL's own count (it includes autovacuum's work on a new database): diagnostic.
+        console.info(`postgres: ${(await transactions(database)) - before} transactions in the database in 5 s idle`);
+      }
+      expect(await promptArrivals(server, live)).toBe(8);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe.each<{ name: string; env: Record<string, string> }>([
+  { name: 'with Redis', env: { REDIS_URL: TEST_REDIS_URL } },
+  { name: 'without Redis', env: {} },
+])('two instances on one PostgreSQL database, $name', ({ env }) => {
+  let a: TestServer;
+  let b: TestServer;
+  let bDir: string;
+  beforeAll(async () => {
+    a = await startTestServer({ env: { ...NO_RATE_LIMITS, ...env } });
+    bDir = await mkdtemp(join(tmpdir(), 'learnstream-test-'));
+    b = await startTestServer({ env: { ...NO_RATE_LIMITS, ...env }, reuse: { dataDir: bDir, databaseUrl: a.databaseUrl! } });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+    await rm(bDir, { recursive: true, force: true });
+  });
+
+  it('a subscriber on B gets each event committed through A promptly, in commit order', SLOW, async () => {
+    const onB = await subscribe(b);
+    try {
+      await goLive(a, onB);
+      const from = onB.paths.length;
+      expect(await promptArrivals(a, onB)).toBe(8);
+      // In commit order, once each.
+      const stored = await sql<{ path: string }>(a, `SELECT payload->>'path' AS path FROM "Event" WHERE payload->>'path' LIKE '/wake/%' ORDER BY position`);
+      expect(onB.paths.slice(from).filter((p) => p.startsWith('/wake/'))).toEqual(stored.map((r) => r.path));
+    } finally {
+      await onB.close();
+    }
+  });
+});
