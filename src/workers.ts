@@ -26,7 +26,8 @@ export interface WorkerDeps {
   metrics?: Pick<Metrics, 'eventsPositioned' | 'webhookAttempt'>;
 }
 
-export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): Worker[] {
+/** Every worker of an instance, and its event relay (which the server wakes after writes). */
+export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): { all: Worker[]; relay: Worker } {
   const dispatcher = createDispatcher({ db, config, log: log.child({ worker: 'webhooks' }), onAttempt: metrics?.webhookAttempt });
   const relay = createRelay({
     db: db.prisma,
@@ -38,5 +39,5 @@ export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): Wo
     onDeliveriesDue: () => dispatcher.wake?.(),
   });
   const pageViewFold = createPageViewFold({ db: db.prisma, log: log.child({ worker: 'page-view-fold' }) });
-  return [relay, dispatcher, pageViewFold];
+  return { all: [relay, dispatcher, pageViewFold], relay };
 }

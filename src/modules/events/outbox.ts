@@ -1,6 +1,6 @@
 // The one place a domain event is recorded. It takes the transaction of the change that caused
-// the event, so a committed change always has its event and a rolled-back one never does, and
-// the relays hear of it when it commits (EVENTS_CHANNEL).
+// the event, so a committed change always has its event and a rolled-back one never does (the
+// relay positions it once committed: see relay.ts for how it is woken).
 import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 
@@ -30,12 +30,6 @@ export interface RecordedEvent {
   payload: EventPayload;
 }
 
-/**
- * NOTIFY'd by a trigger on "Event" (migration 20261123074500_event_notify) for every statement that
- * inserts events, however it does: PostgreSQL delivers it at commit (never for a rollback) to every
- * instance's relay (LISTEN), which positions the events at once instead of at its next poll.
- */
-export const EVENTS_CHANNEL = 'learnstream_events';
 
 export async function recordEvent<T extends EventType>(
   tx: Prisma.TransactionClient,

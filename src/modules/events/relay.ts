@@ -1,15 +1,19 @@
 // The relay turns committed events into ordered, delivered facts. Each tick, under an advisory
-// lock (one relay at a time across instances), it gives the events whose writing transaction has
-// finished a dense commit-order `position`, creates one webhook delivery per subscribed endpoint
-// in the same transaction, and after commit publishes them to live subscribers and only then
-// makes the deliveries due, so a subscriber sees an event no later than its webhook is attempted.
+// lock (one relay at a time across instances), it gives the committed events that have none a
+// dense `position` (MAX + 1, 2, …), creates one webhook delivery per subscribed endpoint in the
+// same transaction (one statement), and after commit publishes them to live subscribers and only
+// then makes the deliveries due, so a subscriber sees an event no later than its webhook is
+// attempted. An event's transaction that is still open is invisible to the tick; it gets the next
+// positions once it commits, so positions follow commit order and never leave a gap. (Nothing
+// waits for older transactions elsewhere: transaction ids are shared by every database of a
+// PostgreSQL server, and waiting for them let one long transaction anywhere stall every relay.)
 //
-// "Has finished" is `txid < pg_snapshot_xmin(pg_current_snapshot())`: no transaction that could
-// still commit an event is older than that, so positions never skip an event that commits late.
-//
-// Waking: the transaction that records an event NOTIFYs EVENTS_CHANNEL (outbox.ts), delivered
-// at its commit to every instance's LISTEN, which runs a tick at once. Idle, the relay only looks
-// every FALLBACK_POLL_MS (one query), in case a notification was lost. When the bus is not shared
+// Waking: the server wakes its relay when a request that may have written events has been
+// answered (server.ts: every request but GET, HEAD and OPTIONS), so the instance that commits an
+// event positions it at once; a NOTIFY in every writing transaction serialised their commits
+// (PostgreSQL takes one lock for the notification queue at commit: 2,000 page views a second fell
+// to 400-600). Idle, the relay only looks every FALLBACK_POLL_MS (one query), which also covers
+// events written any other way (a WebSocket mutation, SQL by hand). When the bus is not shared
 // between instances (no Redis), the relay that positions a batch NOTIFYs POSITIONED_CHANNEL with
 // its last position, and every other instance reads those events from the database and publishes
 // them to its own subscribers, so an event is live on every instance either way.
@@ -17,7 +21,17 @@ import type { Database, Db } from '../../db/client.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { EventBus, PositionedEvent } from './bus.js';
-import { EVENTS_CHANNEL, type EventPayload } from './outbox.js';
+import type { EventPayload } from './outbox.js';
+
+/** A batch's fan-out: one delivery per (event, subscribed endpoint), with the event's name and payload. */
+const FAN_OUT_SQL = `
+INSERT INTO "WebhookDelivery" (id, "endpointId", "eventId", event, payload)
+SELECT d.id, d.endpoint_id, e.id, e.type, e.payload
+  FROM unnest($1::text[], $2::text[], $3::text[]) AS d(id, endpoint_id, event_id)
+  JOIN "Event" e ON e.id = d.event_id
+ON CONFLICT ("endpointId", "eventId") DO NOTHING`;
+/** A tick's transaction may take this long (a batch can fan out to many endpoints). */
+const TICK_TIMEOUT_MS = 60_000;
 
 /** pg advisory lock key held by the relay's transaction ("lsrelay"). */
 const RELAY_LOCK = 0x6c7372656c6179n;
@@ -94,9 +108,7 @@ export function createRelay({
       const rows = await tx.$queryRaw<{ id: string; payload: EventPayload; position: bigint }[]>`
         WITH next AS (
           SELECT id, row_number() OVER (ORDER BY id) AS rn
-            FROM (SELECT id FROM "Event"
-                   WHERE position IS NULL AND txid < pg_snapshot_xmin(pg_current_snapshot())
-                   ORDER BY id LIMIT ${BATCH}) candidates
+            FROM (SELECT id FROM "Event" WHERE position IS NULL ORDER BY id LIMIT ${BATCH}) candidates
         ), base AS (SELECT COALESCE(MAX(position), 0) AS p FROM "Event")
         UPDATE "Event" e SET position = base.p + next.rn
           FROM next, base
@@ -107,17 +119,15 @@ export function createRelay({
         .map((r) => ({ id: r.id, payload: r.payload, position: Number(r.position) }))
         .sort((a, b) => a.position - b.position);
       const endpoints = await tx.webhookEndpoint.findMany({ where: { enabled: true }, select: { id: true, events: true } });
-      const deliveries = events.flatMap((e) =>
-        endpoints
-          .filter((w) => w.events.includes(e.payload.event))
-          .map((w) => ({ id: newId('dlv'), endpointId: w.id, eventId: e.id, event: e.payload.event, payload: e.payload, nextAttemptAt: null })),
-      );
-      if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
+      const pairs = events.flatMap((e) => endpoints.filter((w) => w.events.includes(e.payload.event)).map((w) => [w.id, e.id] as const));
+      if (pairs.length) {
+        await tx.$executeRawUnsafe(FAN_OUT_SQL, pairs.map(() => newId('dlv')), pairs.map(([w]) => w), pairs.map(([, e]) => e));
+      }
       if (follow && notifications) {
         await tx.$queryRaw`SELECT 1 AS ok FROM pg_notify(${POSITIONED_CHANNEL}, ${String(events.at(-1)!.position)})`;
       }
       return events;
-    });
+    }, { timeout: TICK_TIMEOUT_MS });
     if (!batch.length) return 0;
     onPositioned?.(batch.length);
     publish(batch);
@@ -186,9 +196,8 @@ export function createRelay({
             if (seen.pending) {
               let positioned = 0;
               for (let n = BATCH; n === BATCH && !stopped; positioned += n) n = await tick();
-              // An event whose transaction committed after an older one that is still open
-              // cannot be positioned yet, and nothing will NOTIFY when that one ends: look
-              // again soon, backing off to the fallback interval while nothing moves.
+              // Events wait and none was positioned: another instance's relay holds the lock and
+              // may have missed them. Look again soon, backing off to the fallback interval.
               recheckMs = positioned || !recheckMs ? RECHECK_MS : Math.min(recheckMs * 2, intervalMs);
             } else recheckMs = 0;
           }
@@ -227,10 +236,6 @@ export function createRelay({
     start(): void {
       stopped = false;
       if (notifications) {
-        // Until LISTEN is up (or if it never is) the fallback poll looks.
-        void notifications
-          .listen(EVENTS_CHANNEL, () => wake())
-          .then((stop) => (stopped ? stop() : void unlisten.push(stop)), (error: unknown) => log.warn({ err: error }, 'event relay: LISTEN failed'));
         if (follow) {
           void notifications
             .listen(POSITIONED_CHANNEL, (payload) => {
