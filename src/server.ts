@@ -70,13 +70,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins });
 
   /** Wakes the event relay (set once the workers run). */
-  let wakeRelay: (() => void) | undefined;
+  const relayWaker: { wake?: () => void } = {};
 
   // Every request goes to Yoga, its body read first and limited (see readNodeBody).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A request that may have committed events: once it is answered, its events are committed,
     // and this instance's relay positions and publishes them at once (see relay.ts).
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') res.once('finish', () => wakeRelay?.());
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') res.once('finish', () => relayWaker.wake?.());
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.headers['content-length'] !== '0') {
       try {
         const body = await readNodeBody(req, config.bodyLimitBytes);
@@ -101,7 +101,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const url = `http://${host}:${port}`;
   const { all: workers, relay } = createWorkers({ db, bus, config, log, metrics });
   for (const worker of workers) worker.start();
-  wakeRelay = () => relay.wake?.();
+  relayWaker.wake = () => relay.wake?.();
   log.info({ url, database: db.kind, redis: Boolean(config.redisUrl) }, 'listening');
   return {
     url,
