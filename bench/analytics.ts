@@ -102,7 +102,7 @@ export async function runAnalyticsBench(o: AnalyticsBenchOptions): Promise<Analy
   o.defer(`drop database ${db.name}`, db.drop);
   o.progress(`${ANALYTICS_GROUP}: database ${db.name}`);
   const port = await freePort();
-  const service: Child = startNode('analytics service', 'src/main.ts', {
+  const service: Child = startNode('analytics service', 'dist/main.js', {
     NODE_ENV: 'development',
     HOST: '127.0.0.1',
     PORT: String(port),

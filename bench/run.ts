@@ -1,6 +1,6 @@
 // `npm run bench`: load-tests the real service against a bare node:http + pg baseline.
 //
-// One run: a fresh database on the local PostgreSQL, the service (src/main.ts, migrating and
+// One run: a fresh database on the local PostgreSQL, the service (dist/main.js, as `npm start` runs it, migrating and
 // seeding it) and the baseline (bench/baseline-server.ts) each in a child process, autocannon
 // here. Every scenario in bench/scenarios.ts gets a warm-up, then a measured run; the table
 // compares req/s with the baseline's and checks the goals. Everything started is stopped and
@@ -31,6 +31,7 @@
 // to its name, "rate limits").
 // Rate limits: every service process runs with budgets no scenario reaches (BENCH_RATE_LIMITS), so
 // the scenarios measure served requests, counted as in production, not 429s.
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -50,6 +51,8 @@ import { ANALYTICS_GROUP, runAnalyticsBench, type AnalyticsBenchResult } from '.
 import { FOOTPRINT_GROUP, runFootprintBench, type FootprintBenchResult } from './footprint.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** What `npm start` runs (scripts/start.mjs builds it when stale; the bench builds it first). */
+export const SERVICE_ENTRY = 'dist/main.js';
 
 /**
  * Budgets no scenario reaches (the defaults, 100 and 600 a minute, would answer 429 after a
@@ -303,6 +306,10 @@ async function main(): Promise<void> {
 
   const info = await machineInfo(settings);
 
+  // The service runs as `npm start` runs it: compiled JavaScript (built here, outside any figure).
+  progress('building dist/');
+  if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
+
   const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-bench-'));
   cleanups.push({ name: `remove ${dataDir}`, run: () => rm(dataDir, { recursive: true, force: true }) });
   const db = await createDatabase();
@@ -323,7 +330,7 @@ async function main(): Promise<void> {
     ...extra,
   });
   const port = await freePort();
-  const serviceChild = startNode('service', 'src/main.ts', serviceEnv(port), ROOT, profiling.args);
+  const serviceChild = startNode('service', SERVICE_ENTRY, serviceEnv(port), ROOT, profiling.args);
   cleanups.push({ name: 'stop service', run: serviceChild.stop });
   const baselineChild = startNode(
     'baseline',
@@ -363,7 +370,7 @@ async function main(): Promise<void> {
       // Another instance on the same database and data directory (it skips migrating and seeding).
       startService: async (name, env) => {
         const limitsPort = await freePort();
-        const child = startNode(name, 'src/main.ts', serviceEnv(limitsPort, env), ROOT, profiling.args);
+        const child = startNode(name, SERVICE_ENTRY, serviceEnv(limitsPort, env), ROOT, profiling.args);
         cleanups.push({ name: `stop ${name}`, run: child.stop });
         const target: Target = { url: `http://127.0.0.1:${limitsPort}`, child, sampler: new Sampler(child.pid).start() };
         cleanups.push({ name: `stop sampler ${name}`, run: async () => target.sampler.stop() });
