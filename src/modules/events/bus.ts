@@ -27,6 +27,11 @@ export interface EventBus {
   readonly shared: boolean;
   publish(event: PositionedEvent): void;
   /**
+   * Resolves once everything this instance published has been handed to its own subscribers (a
+   * burst enters them one event per turn of the event loop). With Redis, once it is sent.
+   */
+  flushed(): Promise<void>;
+  /**
    * Every event published from now on, in the order this instance hears them. `bounded` (a
    * client's subscription): it reads the shared ring, and once it is more than the bus's buffer
    * behind its next `next()` fails with BusOverflow. Otherwise (the instance's own followers, such
@@ -120,6 +125,8 @@ export function createFanOut(buffer: number, onFirst?: () => void, onLast?: () =
   /** Published, not yet in the ring: see publish. */
   const pending: PositionedEvent[] = [];
   let draining = false;
+  /** Waiting for `pending` to empty (flushed()). */
+  let flushWaiters: (() => void)[] = [];
 
   function deliver(event: PositionedEvent): void {
     ring[head % buffer] = event;
@@ -139,8 +146,11 @@ export function createFanOut(buffer: number, onFirst?: () => void, onLast?: () =
 
   function drain(): void {
     deliver(pending.shift()!);
-    if (pending.length) setImmediate(drain);
-    else draining = false;
+    if (pending.length) return void setImmediate(drain);
+    draining = false;
+    const waiters = flushWaiters;
+    flushWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   return {
@@ -154,6 +164,9 @@ export function createFanOut(buffer: number, onFirst?: () => void, onLast?: () =
       if (draining) return;
       draining = true;
       setImmediate(drain);
+    },
+    flushed(): Promise<void> {
+      return draining ? new Promise((resolve) => flushWaiters.push(resolve)) : Promise.resolve();
     },
     subscribe({ bounded = false }: { bounded?: boolean } = {}): AsyncIterableIterator<PositionedEvent> {
       if (!bounded) return follow();
@@ -216,6 +229,7 @@ export function createEventBus({
     return {
       shared: false,
       publish: (event) => fanOut.publish(event),
+      flushed: () => fanOut.flushed(),
       subscribe: (options) => fanOut.subscribe(options),
       close: async () => {},
     };
@@ -251,6 +265,7 @@ export function createEventBus({
   return {
     shared: true,
     publish: (event) => pubsub.publish(channel, event),
+    flushed: async () => {},
     subscribe: (options) => fanOut.subscribe(options),
     close: async () => {
       publishClient.disconnect();

@@ -131,7 +131,8 @@ export function createRelay({
     if (!batch.length) return 0;
     onPositioned?.(batch.length);
     publish(batch);
-    // Published: now the webhooks may go.
+    // Published (handed to this instance's subscribers): now the webhooks may go.
+    await bus.flushed();
     const due = await db.webhookDelivery.updateMany({
       where: { eventId: { in: batch.map((e) => e.id) }, status: 'PENDING', nextAttemptAt: null },
       data: { nextAttemptAt: new Date() },
