@@ -34,6 +34,7 @@ import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { EventBus } from './modules/events/bus.js';
 import { useSharedSubscriptions } from './modules/events/shared-execution.js';
+import { useNoNul } from './graphql/use-no-nul.js';
 import type { RateLimitStore } from './modules/limits/index.js';
 import { useOperationLimits } from './modules/limits/operation-limits.js';
 import { useRateLimitBudget } from './modules/limits/use-budget.js';
@@ -106,6 +107,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       ...useCachedQueries({ cache: responseCache.cache, schema, path: GRAPHQL_PATH }),
       useDeferStream(),
       useBadRequestStatus(),
+      useNoNul(),
       useSharedSubscriptions(),
       maxDepthPlugin(MAX_DEPTH),
       maxAliasesPlugin(MAX_ALIASES),

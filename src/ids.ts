@@ -1,4 +1,5 @@
 import { monotonicFactory } from 'ulidx';
+import { notFound } from './errors.js';
 
 const next = monotonicFactory();
 
@@ -7,4 +8,18 @@ export type IdPrefix = 'usr' | 'les' | 'doc' | 'ses' | 'rt' | 'evt' | 'whk' | 'd
 /** Stripe-style identifiers: a type prefix and a ULID, so they sort by creation time. */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${next().toLowerCase()}`;
+}
+
+/** Longer than any id this service makes (a prefix and a 26-character ULID), with room to spare. */
+const MAX_ID_LENGTH = 64;
+
+/**
+ * The caller's id, to look up; or at once a 404 naming `what` (not the id) for an id no row can
+ * have: a NUL byte (PostgreSQL text cannot hold one: the query would fail, a 500), another
+ * control character, or a huge string. Such an id is neither looked up nor echoed back.
+ */
+export function lookupId(what: string, id: string): string {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (id.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) throw notFound(what);
+  return id;
 }

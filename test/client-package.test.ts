@@ -13,7 +13,6 @@
 // One pack and one install per run, shared by the tests.
 import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -21,18 +20,16 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 // esbuild comes with tsup (a devDependency): the same bundler the browser check needs.
 import { build as esbuild } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as ClientModule from '../src/client/index.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { serverForSuite } from './support/server.js';
+import { launchChromium } from './support/browser.js';
 
 const root = join(import.meta.dirname, '..');
 const PACKAGE = '@learnstream/client';
 const MAX_INSTALL_BYTES = 10 * 1024 * 1024;
 /** Debian's package (`apt-get install chromium`): `npx playwright install` cannot download here. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Packages of the server that must never come with the client. */
 const SERVER_PACKAGES = ['prisma', '@prisma/', '@electric-sql/pglite', '@pothos/', 'graphql-yoga', '@graphql-yoga/', 'pg', 'pino', 'zod', 'ioredis'];
 
@@ -331,7 +328,6 @@ describe('@learnstream/client packed, installed in an empty folder and used agai
   });
 
   it('works in Chromium from another origin: me(), an event from the live stream, a webhook verified', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
     const bundle = (await browserBundle()).outputFiles[0]!.text;
     const account = DEMO_ACCOUNTS[0];
     const { token } = await suite.api.login(account.email, account.password);
@@ -352,7 +348,7 @@ describe('@learnstream/client packed, installed in an empty folder and used agai
     });
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
     const pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const problems: string[] = [];

@@ -4,16 +4,14 @@
 // page loads GraphiQL from a CDN and stays a blank "Loading…" here; this test fails on it.
 // The screenshot (test-results/graphiql.png, git-ignored) shows what the browser showed, also
 // when the test fails.
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Locator } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { launchChromium, watchPage } from './support/browser.js';
 
 /** Debian's package (`apt-get install chromium`): `npx playwright install` cannot download here. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = 'test-results';
 const SCREENSHOT = `${ARTIFACTS}/graphiql.png`;
 /** The page is ~9 MB with everything inlined; Monaco then starts its workers. */
@@ -23,9 +21,8 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -43,14 +40,7 @@ describe('GraphiQL in a browser with no internet', () => {
     const origin = new URL(server.url).origin;
     // Tall enough for the whole result to be drawn: Monaco renders only the visible lines.
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const requests: string[] = [];
-    const problems: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    const { requests, problems } = watchPage(page);
 
     try {
       const document = await page.goto(`${server.url}/graphql`);

@@ -4,16 +4,14 @@
 // every docs entry's url opens a page holding its anchor, and no request of any of these visits
 // goes to another origin, with no console error (a CSP violation is one). Screenshots go to
 // test-results/ (git-ignored), also when a test fails.
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { launchChromium, watchPage } from './support/browser.js';
 
 /** Debian's package (`apt-get install chromium`): `npx playwright install` cannot download here. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = 'test-results';
 /** Redoc reads and renders a ~100 kB document on a shared 2-core machine. */
 const RENDER_TIMEOUT_MS = 30_000;
@@ -25,10 +23,9 @@ let browser: Browser;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
   server = await startTestServer();
   origin = new URL(server.url).origin;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -38,14 +35,7 @@ afterAll(async () => {
 /** A page that records every request it makes and every problem it meets. */
 async function watchedPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport });
-  const requests: string[] = [];
-  const problems: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  const { requests, problems } = watchPage(page);
   return {
     page,
     /** Every request went to our origin (blob: and data: URLs are the page's own), nothing went wrong. */

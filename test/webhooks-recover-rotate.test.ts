@@ -202,7 +202,7 @@ describe.each(DATABASES)('recover and rotate-secret on %s', (kind) => {
     }
     for (const since of [
       '', 'yesterday', '2026-13-01', '2026-02-30', '2026-01-01T00:00:00', '2026-01-01T00:00:00+02:00', '1767225600000',
-      '2026-01-01\u0000', '\u00002026-01-01', `2026-01-01${'0'.repeat(100_000)}`, 'x'.repeat(500_000), '2026-01-01 ',
+      `2026-01-01${'0'.repeat(100_000)}`, 'x'.repeat(500_000), '2026-01-01 ',
     ]) {
       expectError(await recover({ since }), 400, DATE, 'since');
     }
@@ -210,7 +210,11 @@ describe.each(DATABASES)('recover and rotate-secret on %s', (kind) => {
     expectError(await recover({ since: tomorrow }), 400, 'since: must not be in the future', 'since');
     expectError(await recover({ since: '9999-12-31' }), 400, 'since: must not be in the future', 'since');
     expectError(await recover({ since: '2026-01-01', status: 'FAILED' }), 400, 'status: unknown field', 'status');
-    expectError(await recover({ since: '2026-01-01', 'a\u0000b': 1 }), 400, 'a\u0000b: unknown field', 'a\u0000b');
+    expectError(await recover({ since: '2026-01-01', 'a\u0000b': 1 }), 400, 'a\u0000b: must not contain NUL characters', 'a\u0000b');
+    // NUL anywhere in a body is refused by the one input rule (src/http/validation.ts) before the schema.
+    for (const since of ['2026-01-01\u0000', '\u00002026-01-01']) {
+      expectError(await recover({ since }), 400, 'since: must not contain NUL characters', 'since');
+    }
     expectError(await recover([]), 400, undefined, 'body');
     expectError(await recover('{"since":'), 400, 'body: must be valid JSON', 'body');
     expectError(await recover('"2026-01-01"'), 400, undefined, 'body');

@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 import { AppError, forbidden } from '../errors.js';
 import { readJsonBody } from './body.js';
 import type { Method, RouteDefinition } from './route.js';
-import { parseWith } from './validation.js';
+import { assertNoNul, parseWith } from './validation.js';
 
 interface CompiledPath {
   pattern: RegExp;
@@ -58,10 +58,14 @@ export class Router {
     const caller = route.auth ? await ctx.requireCaller() : null;
     // A caller who may not use the route learns nothing about its input: 403 before any 400.
     if (route.roles && !(caller && route.roles.includes(caller.role))) throw forbidden();
+    const query = Object.fromEntries(url.searchParams);
+    assertNoNul(query, 'query');
+    const body = route.body ? await readJsonBody(request) : undefined;
+    assertNoNul(body, '');
     const input = {
       params: parseWith(route.params ?? emptyObject, params, 'path'),
-      query: parseWith(route.query ?? emptyObject, Object.fromEntries(url.searchParams), 'query'),
-      body: route.body ? parseWith(route.body, await readJsonBody(request), '') : {},
+      query: parseWith(route.query ?? emptyObject, query, 'query'),
+      body: route.body ? parseWith(route.body, body, '') : {},
       ctx,
       caller,
     };

@@ -30,3 +30,37 @@ export const pageQueryFields = {
     .describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
   cursor: z.string().optional().describe('nextCursor of the previous page'),
 };
+
+/**
+ * Where `value` holds a string with U+0000 (in a value or a key), as a field path, or undefined.
+ * Iterative: a deeply nested body must not exhaust the stack.
+ */
+export function nulPath(value: unknown): string[] | undefined {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\0')) return path;
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, path: [...path, String(i)] }));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes('\0')) return [...path, key];
+        stack.push({ value: item, path: [...path, key] });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The one rule for NUL: PostgreSQL text cannot hold U+0000, so input carrying one is refused before
+ * anything reads or writes it (400 naming the field), on REST (query and body) and GraphQL
+ * (variables and literal arguments) alike. Path ids with NUL stay the routes' own 404s.
+ */
+export function assertNoNul(value: unknown, where: string): void {
+  const path = nulPath(value);
+  if (path) throw badInputAt([where, ...path].filter(Boolean).join('.') || 'body', 'must not contain NUL characters');
+}
+
+const badInputAt = (field: string, problem: string) => new AppError('BAD_USER_INPUT', `${field}: ${problem}`, { details: { field } });

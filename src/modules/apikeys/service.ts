@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
-import { newId } from '../../ids.js';
+import { lookupId, newId } from '../../ids.js';
 
 export const API_KEY_PREFIX = 'lp_';
 /** How many characters after `lp_` are kept for display. */
@@ -78,7 +78,7 @@ export function createApiKeyService({ db }: { db: Db }) {
     /** Revokes one of the caller's keys: it stops working at once. */
     async revoke({ caller, id }: { caller: Caller; id: string }): Promise<void> {
       const revoked = await db.apiKey.updateMany({
-        where: { id, userId: caller.userId, revokedAt: null },
+        where: { id: lookupId('API key', id), userId: caller.userId, revokedAt: null },
         data: { revokedAt: new Date() },
       });
       if (revoked.count === 0) throw notFound(`API key ${id}`);

@@ -5,7 +5,7 @@ import { conflict, forbidden, notFound } from '../../errors.js';
 import { Prisma, type Lesson } from '../../generated/prisma/client.js';
 import { keysetBounds, keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
-import { newId } from '../../ids.js';
+import { newId, lookupId } from '../../ids.js';
 import { recordEvent, type OnCommitted } from '../events/outbox.js';
 
 
@@ -64,7 +64,7 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
 
   return {
     async get({ caller, id }: { caller: Caller; id: string }): Promise<Lesson> {
-      const lesson = await db.lesson.findFirst({ where: { id, ...visibleTo(caller) } });
+      const lesson = await db.lesson.findFirst({ where: { id: lookupId('Lesson', id), ...visibleTo(caller) } });
       if (!lesson) throw notFound(`Lesson ${id}`);
       return lesson;
     },
@@ -124,7 +124,7 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
       assertAdmin(caller);
       const data = parseWith(updateLessonInput, input, '');
       const { lesson, event } = await db.$transaction(async (tx) => {
-        const found = await tx.lesson.updateMany({ where: { id }, data });
+        const found = await tx.lesson.updateMany({ where: { id: lookupId('Lesson', id) }, data });
         if (found.count === 0) throw notFound(`Lesson ${id}`);
         const recorded = await recordEvent(tx, 'lesson.updated', { lessonId: id });
         return { lesson: await tx.lesson.findUniqueOrThrow({ where: { id } }), event: recorded };
@@ -139,7 +139,7 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
       const { lesson, event } = await db.$transaction(async (tx) => {
         const now = new Date();
         // Conditional on DRAFT so that two concurrent publishes emit one event.
-        const changed = await tx.lesson.updateMany({ where: { id, status: 'DRAFT' }, data: { status: 'PUBLISHED', publishedAt: now } });
+        const changed = await tx.lesson.updateMany({ where: { id: lookupId('Lesson', id), status: 'DRAFT' }, data: { status: 'PUBLISHED', publishedAt: now } });
         if (changed.count === 0) {
           const exists = await tx.lesson.count({ where: { id } });
           throw exists ? conflict(`Lesson ${id} is already published`) : notFound(`Lesson ${id}`);

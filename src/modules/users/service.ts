@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { Database, Db } from '../../db/client.js';
 import { notFound } from '../../errors.js';
+import { lookupId } from '../../ids.js';
 import type { User } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
 import { recordEvent, type OnCommitted } from '../events/outbox.js';
@@ -67,7 +68,7 @@ export function createUserService({ db, query, onCommitted }: { db: Db; query: D
       // A hot public read: direct SQL (see Database.query).
       const [user] = await query<Pick<User, 'id' | 'name' | 'createdAt'>>(
         'SELECT id, name, "createdAt" FROM "User" WHERE id = $1',
-        [id],
+        [lookupId('User', id)],
       );
       if (!user) throw notFound(`User ${id}`);
       return toPublicUser(user);

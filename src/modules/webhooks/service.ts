@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { badInput, forbidden, notFound } from '../../errors.js';
+import { lookupId } from '../../ids.js';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
 import { keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
@@ -132,19 +133,6 @@ function assertAdmin(caller: Caller): void {
   if (caller.role !== 'ADMIN') throw forbidden();
 }
 
-/** Longer than any id this service makes (`whk_` or `dlv_` and a 26-character ULID), with room to spare. */
-const MAX_ID_LENGTH = 64;
-
-/**
- * The caller's id, to look up; or at once a 404 naming `what` (not the id) for an id no row can
- * have: a NUL byte (PostgreSQL text cannot hold one: the query would fail, a 500), another
- * control character, or a huge string. Such an id is neither looked up nor echoed back.
- */
-function lookupId(what: string, id: string): string {
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-  if (id.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) throw notFound(what);
-  return id;
-}
 
 /**
  * The one rule for "one more attempt now", for retry (one delivery) and recover (many): PENDING,
