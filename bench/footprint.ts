@@ -1,12 +1,11 @@
-// The runtime's footprint, as `npm start` runs it: compiled JavaScript, dist/main.js (built once
-// first; scripts/start.mjs only adds that staleness check, which is not part of any figure here):
+// The runtime's footprint, as `npm start` runs it: compiled JavaScript, dist/main.js (built by
+// bench/run.ts first; scripts/start.mjs only adds that staleness check, not part of any figure):
 // - on PostgreSQL: the serving process's idle RSS after a short warm-up, target < 150 MB;
 // - on the embedded database: the whole service (one process: PGlite lives in it, the migration
 //   child has exited), target < 400 MB;
 // - ready (spawn to the first 200 from /readyz) on an existing data directory, target ≤ 5 s.
 // Each database is started twice: the first start creates, migrates and seeds; the second is the
 // everyday start that is measured. The first start's figures are printed for information.
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,11 +74,7 @@ async function measureStart(name: string, env: Record<string, string>, root: str
 }
 
 export async function runFootprintBench({ root, defer, progress }: FootprintOptions): Promise<FootprintBenchResult> {
-  // Build once, outside every measurement (npm start would do the same on a stale build).
-  progress('footprint: building dist/');
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('footprint: npm run build failed');
-
+  // dist/ is current: bench/run.ts builds it before anything is measured.
   const db = await createDatabase();
   defer('footprint database', () => db.drop());
   const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-footprint-'));

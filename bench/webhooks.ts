@@ -29,6 +29,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { readStats, type Sampler } from './lib/proc.js';
+import { stopProcess } from './lib/processes.js';
 import { fixed, mb, table } from './lib/report.js';
 
 const GOAL_PER_SECOND = 3_000;
@@ -177,14 +178,7 @@ async function startReceivers(): Promise<Receivers> {
     mark: async () => {
       await ask({ type: 'mark' });
     },
-    stop: async () => {
-      if (proc.exitCode !== null || proc.signalCode !== null) return;
-      const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
-      await gone;
-      clearTimeout(timer);
-    },
+    stop: () => stopProcess(proc),
   };
 }
 

@@ -22,24 +22,29 @@ const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** `5s`, `30m`, `2h`…: milliseconds, or undefined when it is not a duration of a safe size. */
+function parseDuration(text: string): number | undefined {
+  const m = DURATION.exec(text.trim());
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : NaN;
+  return Number.isSafeInteger(ms) ? ms : undefined;
+}
 const retrySchedule = z.string().transform((value, ctx) => {
-  const delays = value.split(',').map((part) => DURATION.exec(part.trim()));
-  if (delays.some((m) => !m || !Number.isSafeInteger(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]))) {
+  const delays = value.split(',').map(parseDuration);
+  if (!delays.every((d): d is number => d !== undefined)) {
     ctx.addIssue({ code: 'custom', message: 'must be comma-separated durations like 5s,5m,2h' });
     return z.NEVER;
   }
-  return delays.map((m) => Number(m![1]) * UNIT_MS[m![2] as keyof typeof UNIT_MS]);
+  return delays;
 });
-/** `<max>/<duration>`, e.g. `20/1m`: at most max calls in any rolling window of that duration. */
 const duration = z.string().transform((value, ctx) => {
-  const m = DURATION.exec(value.trim());
-  const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : 0;
-  if (!m || ms < 1 || !Number.isSafeInteger(ms)) {
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < 1) {
     ctx.addIssue({ code: 'custom', message: 'must be a duration like 500ms, 30s, 10m, 2h or 5d' });
     return z.NEVER;
   }
   return ms;
 });
+/** `<max>/<duration>`, e.g. `20/1m`: at most max calls in any rolling window of that duration. */
 const operationLimit = z.string().transform((value, ctx) => {
   const m = /^(\d+)\/(\d+)(ms|s|m|h|d)$/.exec(value.trim());
   const max = m ? Number(m[1]) : 0;

@@ -83,14 +83,19 @@ export function startNode(name: string, script: string, env: Record<string, stri
       ]),
     stop: async () => {
       stopping = true;
-      if (proc.exitCode !== null || proc.signalCode !== null) return;
-      const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
-      await gone;
-      clearTimeout(timer);
+      await stopProcess(proc);
     },
   };
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+export async function stopProcess(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+  await gone;
+  clearTimeout(timer);
 }
 
 /** A port that was free a moment ago (the service is told to listen on it). */

@@ -6,6 +6,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import {
   BREAK,
   getNamedType,
+  Kind,
   TypeInfo,
   typeFromAST,
   visit,
@@ -24,15 +25,18 @@ const isId = (schema: GraphQLSchema, definition: VariableDefinitionNode) => {
 
 /** The argument (or variable) that holds a NUL, as a field path, or undefined. */
 function nulField(schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>> | undefined): string | undefined {
-  if (variables) {
-    const ids = new Set<string>();
-    visit(document, { VariableDefinition: (node) => void (isId(schema, node) && ids.add(node.variable.name.value)) });
-    for (const [name, value] of Object.entries(variables)) {
-      if (ids.has(name)) continue;
-      const path = nulPath(value);
-      if (path) return [name, ...path].join('.');
-    }
+  // Cheap tests first: this runs for every operation, and almost none holds a NUL.
+  for (const [name, value] of Object.entries(variables ?? {})) {
+    const path = nulPath(value);
+    if (!path) continue;
+    const definition = document.definitions
+      .flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? (d.variableDefinitions ?? []) : []))
+      .find((v) => v.variable.name.value === name);
+    if (!definition || !isId(schema, definition)) return [name, ...path].join('.');
   }
+  // A literal NUL can only be written as a \u escape (the lexer refuses the raw character).
+  const source = document.loc?.source.body;
+  if (source !== undefined && !source.includes('\\u')) return undefined;
   let found: string | undefined;
   const names: string[] = [];
   const typeInfo = new TypeInfo(schema);

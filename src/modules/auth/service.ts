@@ -8,7 +8,7 @@ import type { Database, Db } from '../../db/client.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
-import { newId } from '../../ids.js';
+import { lookupId, newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { API_KEY_PREFIX, hashApiKey } from '../apikeys/service.js';
 import { recordEvent } from '../events/outbox.js';
@@ -37,9 +37,6 @@ function cleanUserAgent(userAgent: string | undefined): string | null {
   const text = userAgent?.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 512);
   return text || null;
 }
-
-/** An id some session could have (`ses_…`): anything else is unknown without asking the database. */
-const plausibleId = (id: string) => /^ses_[0-9A-Za-z]{1,60}$/.test(id);
 
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
@@ -342,12 +339,10 @@ export function createAuthService({ db, query, config, log }: Deps) {
      * every instance (each request reads its session). Someone else's, unknown or already ended: 404.
      */
     async revokeSessionOf(caller: Caller, id: string): Promise<void> {
-      const ended = plausibleId(id)
-        ? await db.session.updateMany({
-            where: { id, userId: caller.userId, revokedAt: null, expiresAt: { gt: new Date() } },
-            data: { revokedAt: new Date(), revokedReason: 'revoked by its user' },
-          })
-        : { count: 0 };
+      const ended = await db.session.updateMany({
+        where: { id: lookupId('Session', id), userId: caller.userId, revokedAt: null, expiresAt: { gt: new Date() } },
+        data: { revokedAt: new Date(), revokedReason: 'revoked by its user' },
+      });
       if (ended.count === 0) throw notFound('Session');
     },
   };

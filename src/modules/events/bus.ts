@@ -41,6 +41,23 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
+/** An async iterator over `next`, ended (by return() or throw()) through `finish`. */
+function iteratorOf(
+  next: () => Promise<IteratorResult<PositionedEvent>>,
+  finish: () => IteratorResult<PositionedEvent>,
+): AsyncIterableIterator<PositionedEvent> {
+  const iterator: AsyncIterableIterator<PositionedEvent> = {
+    next,
+    return: () => Promise.resolve(finish()),
+    throw: (error: unknown) => {
+      finish();
+      return Promise.reject(error);
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}
+
 /** SUBSCRIPTION_BUFFER's default. */
 const DEFAULT_BUFFER = 1000;
 
@@ -106,20 +123,11 @@ export function createFanOut(buffer: number, onFirst?: () => void, onLast?: () =
     };
     if (!subscribers++) onFirst?.();
     followers.add(listener);
-    const iterator: AsyncIterableIterator<PositionedEvent> = {
-      next: () => {
-        if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
-        if (done) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => (resolveNext = resolve));
-      },
-      return: () => Promise.resolve(finish()),
-      throw: (error: unknown) => {
-        finish();
-        return Promise.reject(error);
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    return iterator;
+    return iteratorOf(() => {
+      if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve) => (resolveNext = resolve));
+    }, finish);
   }
 
   /** Published, not yet in the ring: see publish. */
@@ -182,28 +190,19 @@ export function createFanOut(buffer: number, onFirst?: () => void, onLast?: () =
         return { value: undefined, done: true };
       };
       if (!subscribers++) onFirst?.();
-      const iterator: AsyncIterableIterator<PositionedEvent> = {
-        next: () => {
-          if (reader.done) return Promise.resolve({ value: undefined, done: true });
-          const behind = head - reader.cursor;
-          if (behind > buffer) {
-            finish();
-            return Promise.reject(new BusOverflow(buffer));
-          }
-          if (behind > 0) return Promise.resolve({ value: ring[reader.cursor++ % buffer]!, done: false });
-          return new Promise((resolve) => {
-            reader.resolve = resolve;
-            waiting.push(reader);
-          });
-        },
-        return: () => Promise.resolve(finish()),
-        throw: (error: unknown) => {
+      return iteratorOf(() => {
+        if (reader.done) return Promise.resolve({ value: undefined, done: true });
+        const behind = head - reader.cursor;
+        if (behind > buffer) {
           finish();
-          return Promise.reject(error);
-        },
-        [Symbol.asyncIterator]: () => iterator,
-      };
-      return iterator;
+          return Promise.reject(new BusOverflow(buffer));
+        }
+        if (behind > 0) return Promise.resolve({ value: ring[reader.cursor++ % buffer]!, done: false });
+        return new Promise((resolve) => {
+          reader.resolve = resolve;
+          waiting.push(reader);
+        });
+      }, finish);
     },
   };
 }
