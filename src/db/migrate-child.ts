@@ -4,14 +4,18 @@
 import { openDatabase } from './client.js';
 
 const { LEARNSTREAM_MIGRATE_DATABASE_URL: databaseUrl, LEARNSTREAM_MIGRATE_DATA_DIR: dataDir } = process.env;
+let report: { applied: string[] } | { error: string };
 try {
   const db = await openDatabase({ databaseUrl: databaseUrl || undefined, dataDir: dataDir ?? '.data', dbPoolSize: 2 });
   try {
-    process.stdout.write(`${JSON.stringify({ applied: await db.migrate() })}\n`);
+    report = { applied: await db.migrate() };
   } finally {
     await db.close();
   }
 } catch (error) {
-  process.stdout.write(`${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);
-  process.exitCode = 1;
+  report = { error: error instanceof Error ? error.message : String(error) };
 }
+// Exit as soon as the report is out, rather than when the event loop empties: the schema engine
+// leaves a 10 s timer behind (a timeout it races its migration lock against, never cleared once
+// the lock is taken), which kept this process, and so every first start, waiting 10 s more.
+process.stdout.write(`${JSON.stringify(report)}\n`, () => process.exit('error' in report ? 1 : 0));
