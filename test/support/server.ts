@@ -2,13 +2,13 @@
 // a new database on the PostgreSQL server (created here, dropped on stop). Logs are kept in
 // memory so tests can assert what was (and was not) logged.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { client, type Client } from './http.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -45,12 +45,15 @@ export interface TestServerOptions {
   reuse?: { dataDir: string; databaseUrl?: string };
 }
 
-/** Creates an empty database on the PostgreSQL server and returns its URL and a drop function. */
-export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * Creates a database on the PostgreSQL server and returns its URL and a drop function: empty, or
+ * a copy of the suite's migrated template (test/global-setup.ts).
+ */
+export async function createPgDatabase({ migrated = false } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `learnstream_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${migrated ? ` TEMPLATE ${inject('postgresTemplate')}` : ''}`);
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
@@ -65,13 +68,20 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
   };
 }
 
+/** A new data directory: for PGlite, a copy of the suite's migrated one, as a restart would find it. */
+async function newDataDir(kind: DatabaseKind): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'learnstream-test-'));
+  if (kind === 'pglite') await cp(inject('pgliteTemplate'), dir, { recursive: true });
+  return dir;
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const kind = options.kind ?? 'postgres';
-  const dataDir = options.reuse?.dataDir ?? (await mkdtemp(join(tmpdir(), 'learnstream-test-')));
+  const dataDir = options.reuse?.dataDir ?? (await newDataDir(kind));
   let databaseUrl = options.reuse?.databaseUrl;
   let dropDb: (() => Promise<void>) | undefined;
   if (kind === 'postgres' && !databaseUrl) {
-    const created = await createPgDatabase();
+    const created = await createPgDatabase({ migrated: true });
     databaseUrl = created.url;
     dropDb = created.drop;
   }
