@@ -1,5 +1,8 @@
 // `npm start`: runs the compiled service (dist/), building it first when it is missing or older
-// than its sources, so a fresh clone still needs only `npm install && npm start`.
+// than its sources, so a fresh clone still needs only `npm install && npm start`. The same for the
+// operator console (dist/console/, built by Vite from src/console/ and the client library it
+// bundles, src/client/); a console that fails to build is reported and the service starts anyway
+// (GET /console then says it is not built).
 // Plain JavaScript on purpose: it must run before anything is compiled.
 /* global URL, console, process -- Node globals (the lint config knows only TypeScript's) */
 import { spawnSync } from 'node:child_process';
@@ -30,5 +33,12 @@ if (newest(built) === 0 || newest(join(root, 'dist/.tsbuildinfo')) < sources) {
   // An incremental build with nothing to emit writes nothing: mark the build as current anyway.
   const now = new Date();
   utimesSync(join(root, 'dist/.tsbuildinfo'), now, now);
+}
+
+const consoleSources = Math.max(newest(join(root, 'src/console')), newest(join(root, 'src/client')));
+if (newest(join(root, 'dist/console/index.html')) < consoleSources) {
+  console.error('building dist/console/ (the console sources changed since the last build)…');
+  const vite = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(root, 'src/console/vite.config.ts'), '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
+  if (vite.status !== 0) console.error('the console could not be built (see above): the service starts without it, and /console says so');
 }
 await import(built);

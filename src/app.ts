@@ -25,7 +25,7 @@ import { useBodyLimit } from './http/plugins/use-body-limit.js';
 import { useCors } from './http/plugins/use-cors.js';
 import { useHealthChecks } from './http/plugins/use-health.js';
 import { useMetrics } from './http/plugins/use-metrics.js';
-import { LANDING_PATH, REFERENCE_PATH, usePages } from './http/plugins/use-pages.js';
+import { CONSOLE_PATH, LANDING_PATH, REFERENCE_PATH, usePages } from './http/plugins/use-pages.js';
 import { clientAddress, useRequestContext, type RequestCredentials } from './http/plugins/use-request-context.js';
 import { useRestRoutes } from './http/plugins/use-rest.js';
 import { findRequestContext, type NodeServerContext } from './http/plugins/server-context.js';
@@ -91,10 +91,10 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
         trustProxy: config.trustProxy,
         contextFor,
       }),
-      useMetrics({ metrics, token: config.metricsToken, routes: apiRoutes, paths: [...GRAPHQL_PATHS, '/healthz', '/readyz', LANDING_PATH, REFERENCE_PATH] }),
+      useMetrics({ metrics, token: config.metricsToken, routes: apiRoutes, paths: [...GRAPHQL_PATHS, '/healthz', '/readyz', LANDING_PATH, REFERENCE_PATH, CONSOLE_PATH] }),
       useHealthChecks({ ping: () => db.ping() }),
       useCors(),
-      // GET / and /reference and their static files, before the budget: pages are not limited.
+      // GET /, /reference and /console and their static files, before the budget: pages are not limited.
       usePages({ graphiql: config.graphiql, rateLimit: config.rateLimit, graphqlPath: GRAPHQL_PATH }),
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS, exempt: isGraphiQLPage }),
       useBodyLimit(config.bodyLimitBytes),

@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/assert.js';
+import { ensureConsoleBuilt } from './support/console-build.js';
 import { client, type Client, type Reply } from './support/http.js';
 import { sql, startTestServer, type TestServer } from './support/server.js';
 
@@ -70,6 +71,7 @@ describe('the pages (development: GraphiQL served)', () => {
   let reference: Reply;
 
   beforeAll(async () => {
+    await ensureConsoleBuilt();
     server = await startTestServer({ env: { RATE_LIMIT_FREE: String(FREE_LIMIT), TRUST_PROXY: 'true' } });
     api = client(server.url);
     landing = await api.get('/');
@@ -95,6 +97,13 @@ describe('the pages (development: GraphiQL served)', () => {
     // No script at all, and nothing from another origin (no protocol-relative // either).
     expect(landing.text).not.toMatch(/<script/i);
     for (const address of links) expect(address, address).toMatch(/^\/(?!\/)/);
+  });
+
+  it('every link of / answers 200, the console included', async () => {
+    for (const link of PAGE_LINKS) {
+      const reply = await api.get(link, { headers: { accept: 'text/html' } });
+      expect(reply.status, link).toBe(200);
+    }
   });
 
   it('gives / a CSP of our own origin only (no script), nosniff, no-referrer; no CORS or limit headers', () => {

@@ -32,6 +32,15 @@ export const REFERENCE_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * The operator console (src/console/, built by Vite): its script and stylesheet are files of ours
+ * under /console/assets/, and it talks to this origin only (REST, GraphQL, the events stream over
+ * SSE), so nothing inline is allowed at all. Its chart (uPlot) and Preact set styles through the
+ * CSSOM (element.style), which CSP does not restrict. Its forms are sent by script, never by the
+ * browser.
+ */
+export const CONSOLE_CSP = [...OWN_ORIGIN_ONLY, "script-src 'self'", "style-src 'self'", "connect-src 'self'", "form-action 'none'"].join('; ');
+
 /** GraphiQL's page (@graphql-yoga/render-graphiql): everything inlined in one 9 MB document. */
 export const GRAPHIQL_CSP = [
   ...OWN_ORIGIN_ONLY,

@@ -1,5 +1,6 @@
 // The pages a person opens in a browser: GET / (the landing page), GET /reference (the API
-// reference) and their static files under /static/, all served by the service itself. It sits
+// reference), GET /console (the operator console, src/pages/console.ts) and their static files
+// under /static/ and /console/assets/, all served by the service itself. It sits
 // before the rate-limit budget: the contract does not limit pages nor their files, so they
 // neither draw on a budget nor carry its headers. Every page response, GraphiQL's page included,
 // gets the security headers of src/pages/security-headers.ts; API responses are left as they are
@@ -8,15 +9,17 @@
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
 import { FAVICON, PAGES_STYLESHEET, REFERENCE_SCRIPT, STATIC_PREFIX, contentFile, redocStandalone, type StaticFile } from '../../pages/assets.js';
+import { CONSOLE_ASSETS_PREFIX, CONSOLE_PATH, DEFAULT_CONSOLE_DIR, readConsoleBuild, renderConsoleMissing, type ConsoleBuild } from '../../pages/console.js';
 import { renderLanding } from '../../pages/landing.js';
 import type { PageOptions } from '../../pages/layout.js';
 import { renderReference } from '../../pages/reference.js';
-import { GRAPHIQL_CSP, LANDING_CSP, REFERENCE_CSP, pageSecurityHeaders } from '../../pages/security-headers.js';
+import { CONSOLE_CSP, GRAPHIQL_CSP, LANDING_CSP, REFERENCE_CSP, pageSecurityHeaders } from '../../pages/security-headers.js';
 import { errorResponse } from '../errors.js';
 import { requestContextOf } from './server-context.js';
 
 export const LANDING_PATH = '/';
 export const REFERENCE_PATH = '/reference';
+export { CONSOLE_PATH };
 
 const ALLOW = ['GET', 'HEAD'];
 /** A page: always revalidated (a 304 when its ETag still matches), so a new release shows at once. */
@@ -30,14 +33,18 @@ interface Served {
   file: Pick<StaticFile, 'body' | 'gzipped' | 'contentType' | 'etag'>;
   cacheControl: string;
   csp: string;
+  /** 200 unless said otherwise (the console's "not built" page is a 503). */
+  status?: number;
 }
 
 export interface PagesOptions extends PageOptions {
   /** Where GraphiQL's page is served (GET with Accept: text/html), to give it the page headers. */
   graphqlPath: string;
+  /** Where the console's build is [dist/console/ at the project's root]. */
+  consoleDir?: string;
 }
 
-export function usePages({ graphqlPath, ...pageOptions }: PagesOptions): Plugin {
+export function usePages({ graphqlPath, consoleDir = DEFAULT_CONSOLE_DIR, ...pageOptions }: PagesOptions): Plugin {
   const landing: Served = { file: htmlFile(renderLanding(pageOptions)), cacheControl: PAGE_CACHE, csp: LANDING_CSP };
   const smallFiles = new Map([PAGES_STYLESHEET, FAVICON, REFERENCE_SCRIPT].map((f) => [f.path, asStatic(f)]));
   // The reference names Redoc's bundle by its hash: it is rendered once the bundle has been read.
@@ -51,10 +58,35 @@ export function usePages({ graphqlPath, ...pageOptions }: PagesOptions): Plugin 
       },
     ));
 
+  // The console's build, read on the first request for it. A missing build is not remembered:
+  // once `npm run build:console` has run, the next request finds it.
+  let consoleBuild: Promise<ConsoleBuild | undefined> | undefined;
+  const consoleMissing: Served = { file: htmlFile(renderConsoleMissing()), cacheControl: PAGE_CACHE, csp: LANDING_CSP, status: 503 };
+  const readConsole = () => {
+    if (!consoleBuild) {
+      const reading = readConsoleBuild(consoleDir);
+      consoleBuild = reading;
+      const forget = () => {
+        if (consoleBuild === reading) consoleBuild = undefined;
+      };
+      reading.then((build) => {
+        if (!build) forget();
+      }, forget);
+    }
+    return consoleBuild;
+  };
+
   /** What is served at a path: undefined when it is not ours. */
   function lookup(path: string): Served | Promise<Served | undefined> | undefined {
     if (path === LANDING_PATH) return landing;
     if (path === REFERENCE_PATH) return referencePage();
+    if (path === CONSOLE_PATH) return readConsole().then((build) => (build ? { file: build.page, cacheControl: PAGE_CACHE, csp: CONSOLE_CSP } : consoleMissing));
+    if (path.startsWith(CONSOLE_ASSETS_PREFIX)) {
+      return readConsole().then((build) => {
+        const file = build?.files.get(path);
+        return file && asStatic(file);
+      });
+    }
     if (!path.startsWith(STATIC_PREFIX)) return undefined;
     const small = smallFiles.get(path);
     if (small) return small;
@@ -81,7 +113,7 @@ export function usePages({ graphqlPath, ...pageOptions }: PagesOptions): Plugin 
         endResponse(respond(served, request, fetchAPI.Response));
       };
       if (!(found instanceof Promise)) return answer(found);
-      // Reading Redoc's bundle failed (a broken install): the contract's 500, logged.
+      // Reading Redoc's bundle or the console's build failed (a broken install): the contract's 500, logged.
       return found.then(answer, (error: unknown) => endResponse(errorResponse(fetchAPI.Response, error, log())));
     },
     onResponse({ request, response }) {
@@ -103,7 +135,7 @@ function asStatic(file: StaticFile): Served {
 }
 
 /** The response for a page or file: 304 when the client's copy is current, gzip when it takes it. */
-function respond({ file, cacheControl, csp }: Served, request: Request, Response: typeof globalThis.Response): Response {
+function respond({ file, cacheControl, csp, status = 200 }: Served, request: Request, Response: typeof globalThis.Response): Response {
   const headers: Record<string, string> = {
     'content-type': file.contentType,
     'cache-control': cacheControl,
@@ -111,12 +143,12 @@ function respond({ file, cacheControl, csp }: Served, request: Request, Response
     ...pageSecurityHeaders(csp),
   };
   if (file.gzipped) headers.vary = 'Accept-Encoding';
-  if (matches(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
+  if (status === 200 && matches(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
   const gzip = file.gzipped && acceptsGzip(request.headers.get('accept-encoding'));
   if (gzip) headers['content-encoding'] = 'gzip';
   const body = gzip ? file.gzipped! : file.body;
   headers['content-length'] = String(body.byteLength);
-  return new Response(request.method === 'HEAD' ? null : body, { headers });
+  return new Response(request.method === 'HEAD' ? null : body, { status, headers });
 }
 
 /** If-None-Match: `*`, or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2). */

@@ -1,0 +1,94 @@
+// The live feed: the GraphQL `events` subscription over SSE (the client library's EventStream,
+// which reconnects by itself and resumes after the last event it handed out), newest first, each
+// event with its name, time and subject. Nothing is polled: events appear as they are committed.
+import { useEffect, useState } from 'preact/hooks';
+import type { LearningEvent } from '../client/index.js';
+import { useConsole } from './context.js';
+import { isSessionOver, problemOf } from './errors.js';
+
+/** How many events the feed keeps on screen. */
+const KEEP = 100;
+
+type Status = { kind: 'connecting' } | { kind: 'live' } | { kind: 'reconnecting'; delayMs: number } | { kind: 'ended'; message: string };
+
+/** What an event is about: the lesson, the user or the page path its payload names. */
+function subjectOf(event: LearningEvent): { label: string; value: string } | undefined {
+  if (event.lessonId) return { label: 'lesson', value: event.lessonId };
+  if (event.userId) return { label: 'user', value: event.userId };
+  if (event.path) return { label: 'path', value: event.path };
+  return undefined;
+}
+
+export function LiveFeed() {
+  const { client, sessionOver } = useConsole();
+  const [events, setEvents] = useState<LearningEvent[]>([]);
+  const [status, setStatus] = useState<Status>({ kind: 'connecting' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const stream = client.events({
+      signal: controller.signal,
+      onConnected: () => setStatus({ kind: 'live' }),
+      onDisconnected: ({ delayMs }) => setStatus({ kind: 'reconnecting', delayMs }),
+    });
+    void (async () => {
+      try {
+        for await (const event of stream) setEvents((shown) => [event, ...shown].slice(0, KEEP));
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (isSessionOver(error)) sessionOver(problemOf(error).message);
+        else setStatus({ kind: 'ended', message: problemOf(error).message });
+      }
+    })();
+    return () => controller.abort();
+  }, [client, sessionOver]);
+
+  return (
+    <section class="card feed" aria-labelledby="feed-title">
+      <div class="section-head">
+        <h2 id="feed-title">Live events</h2>
+        <StatusBadge status={status} />
+      </div>
+      {status.kind === 'ended' ? (
+        <p class="error" role="alert">
+          The event stream ended: {status.message}
+        </p>
+      ) : null}
+      {events.length === 0 ? (
+        <p class="muted">No events since you opened the console. Publish a lesson or record a page view and it appears here.</p>
+      ) : (
+        <ol class="events" aria-label="Live events">
+          {events.map((event) => {
+            const subject = subjectOf(event);
+            return (
+              <li key={event.id} data-event-id={event.id}>
+                <span class={`event-name ${event.event.split('.')[0]}`}>{event.event}</span>
+                <time dateTime={event.timestamp} title={event.timestamp}>
+                  {new Date(event.timestamp).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}
+                </time>
+                {subject ? (
+                  <span class="subject">
+                    <span class="muted">{subject.label}</span> <code>{subject.value}</code>
+                  </span>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function StatusBadge({ status }: { status: Status }) {
+  switch (status.kind) {
+    case 'live':
+      return <span class="badge ok">● live</span>;
+    case 'connecting':
+      return <span class="badge">connecting…</span>;
+    case 'reconnecting':
+      return <span class="badge warn">reconnecting in {Math.ceil(status.delayMs / 1000)} s</span>;
+    case 'ended':
+      return <span class="badge bad">stopped</span>;
+  }
+}

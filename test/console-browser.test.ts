@@ -1,0 +1,368 @@
+// The operator console (GET /console) as an ADMIN uses it, in a real browser (Debian's Chromium
+// driven by playwright-core) against the real service and a real webhook receiver on loopback:
+// sign in as ada, create an endpoint (after a URL the server refuses), send a test and see it
+// SUCCEEDED in the delivery log with the endpoint's health updated, check the signing secret the
+// console showed once against the receiver's request, publish a lesson over REST and see it in
+// the live feed without a reload, rotate the secret, manage an API key, watch the page-view chart
+// count new views. A MEMBER (grace) is refused plainly; a wrong password and a network error show
+// their messages next to the field. Throughout: no request to another origin, no console error,
+// and the token never in localStorage, a cookie or a URL (only sessionStorage).
+// Screenshots go to test-results/ (git-ignored), also when a test fails.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../src/client/index.js';
+import { DEMO_ACCOUNTS } from '../src/db/seed.js';
+import { launchChromium, watchPage } from './support/browser.js';
+import { ensureConsoleBuilt } from './support/console-build.js';
+import { client, type Client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+const ARTIFACTS = 'test-results';
+/** How long the UI may take to show what the server did (a delivery, an event) on a busy 2-core machine. */
+const UI_TIMEOUT_MS = 20_000;
+const STORAGE_KEY = 'learnstream.console.session';
+
+const account = (who: string) => DEMO_ACCOUNTS.find((a) => a.email.startsWith(who))!;
+
+interface Hit {
+  headers: Record<string, string>;
+  body: string;
+}
+
+let server: TestServer;
+let api: Client;
+let browser: Browser;
+let origin: string;
+let receiver: Server;
+let receiverUrl: string;
+const hits: Hit[] = [];
+
+beforeAll(async () => {
+  await ensureConsoleBuilt();
+  server = await startTestServer({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1s,2s', WEBHOOK_TIMEOUT_MS: '5000' } });
+  api = client(server.url);
+  origin = new URL(server.url).origin;
+  // A webhook receiver on loopback (allowed outside production: WEBHOOK_ALLOW_PRIVATE_TARGETS).
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      hits.push({ headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString() });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/learnstream`;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+  await server?.stop();
+});
+
+async function screenshot(page: Page, name: string, fullPage = false) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage });
+}
+
+/** A fresh browser profile and page that records every request and every problem. */
+async function watchedPage(): Promise<{ context: BrowserContext; page: Page; requests: string[]; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  return { context, page, ...watchPage(page) };
+}
+
+/** Where the token may and may not be: sessionStorage only, never localStorage, a cookie or a URL. */
+async function expectTokenOnlyInSessionStorage(context: BrowserContext, page: Page, requests: string[]): Promise<void> {
+  const stored = await page.evaluate((key) => ({ session: sessionStorage.getItem(key), localLength: localStorage.length, cookie: document.cookie }), STORAGE_KEY);
+  expect(stored.localLength).toBe(0);
+  expect(stored.cookie).toBe('');
+  expect(await context.cookies()).toEqual([]);
+  const token = stored.session ? (JSON.parse(stored.session) as { token: string }).token : undefined;
+  if (token) {
+    expect(token).toMatch(/^ey/);
+    for (const url of [...requests, page.url()]) expect(url).not.toContain(token);
+  }
+  for (const url of [...requests, page.url()]) expect(url).not.toMatch(/token|ey[\w-]{20,}\.[\w-]+\./i);
+}
+
+/**
+ * What the browser itself logs for a refusal the test caused on purpose: Chromium reports every
+ * fetch answered 4xx as "Failed to load resource" (the console's code logs nothing).
+ */
+const browserLogged = (status: number) => new RegExp(`^console error: Failed to load resource: the server responded with a status of ${status} `);
+/** The event stream's request, closed by the console itself (signing out, or the page reloading). */
+const STREAM_CLOSED = /^request failed: \S+\/graphql net::ERR_ABORTED/;
+
+/** Every request went to our origin, and nothing went wrong (no failed request, no console error) but what the test caused. */
+function expectClean(requests: string[], problems: string[], expected: RegExp[] = []) {
+  expect(requests.length).toBeGreaterThan(0);
+  expect(requests.filter((url) => !['blob:', 'data:'].includes(new URL(url).protocol) && new URL(url).origin !== origin)).toEqual([]);
+  expect(problems.filter((problem) => !expected.some((pattern) => pattern.test(problem)))).toEqual([]);
+}
+
+async function signIn(page: Page, who: string, password: string = account(who).password) {
+  await page.getByLabel('E-mail').fill(account(who).email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('the console in a browser, as an ADMIN', () => {
+  it('signs ada in, creates an endpoint to a local receiver, sends a test and shows it SUCCEEDED; a lesson published over REST appears live', async () => {
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      const document = await page.goto(`${server.url}/console`);
+      expect(document?.status()).toBe(200);
+      // A page: not rate limited.
+      expect(document?.headers()['ratelimit-policy']).toBeUndefined();
+      await signIn(page, 'ada');
+      await page.getByRole('heading', { name: 'Webhook endpoints' }).waitFor();
+      await expect(page.locator('.topbar .who').innerText()).resolves.toContain('ada@example.com');
+      await expect(page.getByText('Loading the console…').count()).resolves.toBe(0);
+      await expectTokenOnlyInSessionStorage(context, page, requests);
+
+      // A URL the server refuses: its own message, next to the URL field.
+      await page.getByRole('button', { name: 'New endpoint' }).click();
+      const form = page.getByRole('form', { name: 'New endpoint' });
+      const refused = await api.post('/api/v1/webhooks', { url: 'ftp://example.com/hook', events: ['lesson.published'] }, { token: (await api.loginAs('ada')).token });
+      expect(refused.status).toBe(400);
+      await form.getByLabel('URL').fill('ftp://example.com/hook');
+      await form.getByRole('button', { name: 'Create endpoint' }).click();
+      const urlField = form.locator('.field', { has: page.getByLabel('URL') });
+      await expect(urlField.getByRole('alert').innerText({ timeout: UI_TIMEOUT_MS })).resolves.toBe((refused.body as { message: string }).message);
+
+      // The endpoint, for lesson.published (checked by default) and user.updated.
+      await form.getByLabel('URL').fill(receiverUrl);
+      await form.getByLabel('user.updated').check();
+      await form.getByLabel('Description (optional)').fill('Browser test receiver');
+      await form.getByRole('button', { name: 'Create endpoint' }).click();
+      const secretBox = page.locator('.once').filter({ hasText: 'Signing secret of' });
+      const secret = await secretBox.locator('code').innerText({ timeout: UI_TIMEOUT_MS });
+      expect(secret).toMatch(/^whsec_/);
+      await expect(urlField.count()).resolves.toBe(0); // the form closed
+
+      const endpoint = page.getByRole('listitem', { name: receiverUrl });
+      await expect(endpoint.locator('.chips').innerText()).resolves.toMatch(/lesson\.published[\s\S]*user\.updated/);
+      await expect(endpoint.locator('.health').innerText()).resolves.toMatch(/enabled[\s\S]*Last success\s*none yet/);
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      await expect(secretBox.count()).resolves.toBe(0);
+
+      // Send a test: the log opens and shows the webhook.test delivery SUCCEEDED, without a reload.
+      await endpoint.getByRole('button', { name: 'Send test' }).click();
+      const log = endpoint.getByRole('table', { name: 'Deliveries' });
+      const testRow = log.locator('tbody tr', { hasText: 'webhook.test' });
+      await testRow.locator('.badge', { hasText: 'SUCCEEDED' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(testRow.innerText()).resolves.toMatch(/1 attempt[\s\S]*204/);
+      // Its attempts, opened.
+      await testRow.getByRole('button', { name: '1 attempt' }).click();
+      await expect(log.locator('tr.attempts').innerText()).resolves.toMatch(/204 · \d+ ms/);
+      // The endpoint's health followed: a last success, not failing.
+      await expect.poll(() => endpoint.locator('.health').innerText(), { timeout: UI_TIMEOUT_MS }).not.toContain('none yet');
+      // The receiver got it, signed with the secret the console showed once.
+      const ping = hits.find((h) => h.body.includes('"webhook.test"'));
+      expect(ping).toBeDefined();
+      expect(verifyWebhook(ping!.body, ping!.headers, secret)).toMatchObject({ event: 'webhook.test' });
+
+      // The live feed: a lesson published over REST appears, with its id, without a reload.
+      await page.locator('.feed .badge', { hasText: 'live' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+      const navigations = requests.filter((url) => new URL(url).pathname === '/console').length;
+      const { token } = await api.loginAs('ada');
+      const lesson = await api.post('/api/v1/lessons', { title: 'Live in the console', body: 'Published while the console watches.' }, { token });
+      expect(lesson.status).toBe(201);
+      const lessonId = (lesson.body as { id: string }).id;
+      expect((await api.post(`/api/v1/lessons/publish?id=${lessonId}`, undefined, { token })).status).toBe(200);
+      const item = page.getByRole('list', { name: 'Live events' }).getByRole('listitem').filter({ hasText: lessonId });
+      await item.waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(item.innerText()).resolves.toMatch(new RegExp(`lesson\\.published[\\s\\S]*\\d{2}:\\d{2}:\\d{2}[\\s\\S]*lesson\\s+${lessonId}`));
+      // A page view shows its path as the subject.
+      expect((await api.post('/api/analytics/views', { path: '/docs/console-test' })).status).toBe(202);
+      await page.getByRole('list', { name: 'Live events' }).getByRole('listitem').filter({ hasText: '/docs/console-test' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(true);
+      expect(requests.filter((url) => new URL(url).pathname === '/console').length).toBe(navigations);
+      // The webhook got the lesson.published too.
+      await expect.poll(() => hits.some((h) => h.body.includes(lessonId)), { timeout: UI_TIMEOUT_MS }).toBe(true);
+
+      // The chart shows that view once refreshed.
+      const views = page.locator('section', { has: page.getByRole('heading', { name: 'Page views' }) });
+      await views.getByRole('button', { name: 'Refresh' }).click();
+      await expect.poll(async () => Number(await views.locator('.total').innerText()), { timeout: UI_TIMEOUT_MS }).toBeGreaterThan(0);
+      await screenshot(page, 'console');
+      await expectTokenOnlyInSessionStorage(context, page, requests);
+      // The one refusal: the ftp:// URL.
+      expect(problems.filter((p) => browserLogged(400).test(p))).toHaveLength(1);
+      expectClean(requests, problems, [browserLogged(400)]);
+    } finally {
+      await screenshot(page, 'console-webhooks', true);
+      await context.close();
+    }
+  });
+
+  it('edits, disables and re-enables the endpoint, rotates its secret (shown once), and retries a delivery', async () => {
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      await page.goto(`${server.url}/console`);
+      await signIn(page, 'ada');
+      const endpoint = page.getByRole('listitem', { name: receiverUrl });
+      await endpoint.waitFor({ timeout: UI_TIMEOUT_MS });
+
+      await endpoint.getByRole('button', { name: 'Edit' }).click();
+      const form = endpoint.getByRole('form', { name: 'Edit endpoint' });
+      await expect(form.getByLabel('URL').inputValue()).resolves.toBe(receiverUrl);
+      await form.getByLabel('Description (optional)').fill('Renamed in the console');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await endpoint.getByText('Renamed in the console').waitFor({ timeout: UI_TIMEOUT_MS });
+
+      await endpoint.getByRole('button', { name: 'Disable' }).click();
+      await endpoint.locator('.health .badge', { hasText: 'disabled' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(endpoint.locator('.health').innerText()).resolves.toContain('Disabled by an administrator');
+      await endpoint.getByRole('button', { name: 'Enable' }).click();
+      await endpoint.locator('.health .badge', { hasText: 'enabled' }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+      await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
+      const rotated = await page.locator('.once').filter({ hasText: 'New signing secret of' }).locator('code').innerText({ timeout: UI_TIMEOUT_MS });
+      expect(rotated).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+
+      // Retry the test delivery: one more attempt, signed with the new secret first.
+      await endpoint.getByRole('button', { name: 'Deliveries' }).click();
+      const testRow = endpoint.getByRole('table', { name: 'Deliveries' }).locator('tbody tr', { hasText: 'webhook.test' });
+      await testRow.waitFor({ timeout: UI_TIMEOUT_MS });
+      const before = hits.length;
+      await testRow.getByRole('button', { name: 'Retry' }).click();
+      await testRow.getByRole('button', { name: '2 attempts' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect.poll(() => hits.length, { timeout: UI_TIMEOUT_MS }).toBeGreaterThan(before);
+      const retried = hits.at(-1)!;
+      expect(verifyWebhook(retried.body, retried.headers, rotated)).toMatchObject({ event: 'webhook.test' });
+
+      // Recover: nothing FAILED, and the console says so.
+      await endpoint.getByRole('button', { name: 'Recover' }).click();
+      await endpoint.getByText('0 failed deliveries get another attempt.').waitFor({ timeout: UI_TIMEOUT_MS });
+      await expectTokenOnlyInSessionStorage(context, page, requests);
+      expectClean(requests, problems);
+    } finally {
+      await screenshot(page, 'console-endpoint', true);
+      await context.close();
+    }
+  });
+
+  it('creates an API key shown once, lists it, revokes it; the chart counts new page views; a reload keeps the session, signing out ends it', async () => {
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      await page.goto(`${server.url}/console`);
+      await signIn(page, 'ada');
+      const keys = page.locator('section', { has: page.getByRole('heading', { name: 'API keys' }) });
+      await keys.getByLabel('Name of a new key').fill('console test key');
+      await keys.getByRole('button', { name: 'Create key' }).click();
+      const key = await keys.locator('.once code').innerText({ timeout: UI_TIMEOUT_MS });
+      expect(key).toMatch(/^lp_/);
+      // The key works: it is the one the server made.
+      expect((await api.get('/api/v1/user/me', { headers: { 'x-api-key': key } })).body).toMatchObject({ email: account('ada').email });
+      await keys.getByRole('button', { name: 'I have saved it' }).click();
+      const row = keys.getByRole('table', { name: 'API keys' }).locator('tr', { hasText: 'console test key' });
+      await expect(row.innerText()).resolves.toContain(`lp_${key.slice(3, 11)}`);
+      await row.getByRole('button', { name: 'Revoke…' }).click();
+      await row.getByRole('button', { name: 'Revoke “console test key”' }).click();
+      await expect.poll(() => row.count(), { timeout: UI_TIMEOUT_MS }).toBe(0);
+      expect((await api.get('/api/v1/user/me', { headers: { 'x-api-key': key } })).status).toBe(403);
+
+      // The chart: three more views in the last hour, after a refresh.
+      const views = page.locator('section', { has: page.getByRole('heading', { name: 'Page views' }) });
+      await views.getByRole('button', { name: 'Last hour' }).click();
+      await views.locator('.chart canvas').waitFor({ timeout: UI_TIMEOUT_MS });
+      const totalOf = async () => Number(await views.locator('.total').innerText());
+      await expect.poll(() => views.getByRole('button', { name: 'Last hour' }).getAttribute('aria-pressed')).toBe('true');
+      const before = await totalOf();
+      for (let i = 0; i < 3; i++) expect((await api.post('/api/analytics/views', { path: `/chart/${i}` })).status).toBe(202);
+      await views.getByRole('button', { name: 'Refresh' }).click();
+      await expect.poll(totalOf, { timeout: UI_TIMEOUT_MS }).toBe(before + 3);
+      // The same total the REST API gives for the chart's window.
+      await views.getByRole('button', { name: 'Last 24 hours' }).click();
+      const hour = 3_600_000;
+      const end = Math.floor(Date.now() / hour) * hour + hour;
+      const rest = await api.get(`/api/analytics/views?from=${new Date(end - 24 * hour).toISOString()}&to=${new Date(end).toISOString()}`);
+      await expect.poll(totalOf, { timeout: UI_TIMEOUT_MS }).toBe((rest.body as { total: number }).total);
+      await views.screenshot({ path: `${ARTIFACTS}/console-chart.png` });
+
+      // A reload keeps the session (sessionStorage); signing out forgets it.
+      await page.reload();
+      await page.getByRole('heading', { name: 'Webhook endpoints' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      await expectTokenOnlyInSessionStorage(context, page, requests);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await expect(page.evaluate((k) => sessionStorage.getItem(k), STORAGE_KEY)).resolves.toBeNull();
+      expectClean(requests, problems, [STREAM_CLOSED]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the console refuses and explains', () => {
+  it('tells a MEMBER (grace) plainly that the console is for ADMINs, and keeps no session', async () => {
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      await page.goto(`${server.url}/console`);
+      await signIn(page, 'grace');
+      const refusal = page.locator('.refusal');
+      await expect(refusal.innerText({ timeout: UI_TIMEOUT_MS })).resolves.toBe(
+        'The console is for ADMINs only. grace@example.com is a MEMBER: sign in with an ADMIN account.',
+      );
+      await expect(page.getByRole('heading', { name: 'Webhook endpoints' }).count()).resolves.toBe(0);
+      await expect(page.evaluate((k) => sessionStorage.getItem(k), STORAGE_KEY)).resolves.toBeNull();
+      await screenshot(page, 'console-member');
+      await expectTokenOnlyInSessionStorage(context, page, requests);
+      expectClean(requests, problems);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows the server's message for a wrong password next to the password field", async () => {
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      const refused = await api.post('/api/auth/login', { email: account('ada').email, password: 'not-the-password' });
+      expect(refused.status).toBe(401);
+      await page.goto(`${server.url}/console`);
+      await signIn(page, 'ada', 'not-the-password');
+      const field = page.locator('.field', { has: page.getByLabel('Password') });
+      await expect(field.getByRole('alert').innerText({ timeout: UI_TIMEOUT_MS })).resolves.toBe((refused.body as { message: string }).message);
+      await expect(page.getByLabel('Password').getAttribute('aria-invalid')).resolves.toBe('true');
+      await screenshot(page, 'console-wrong-password');
+      expect(problems.filter((p) => browserLogged(401).test(p))).toHaveLength(1);
+      expectClean(requests, problems, [browserLogged(401)]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says the server cannot be reached when the network is gone, and works again when it is back', async () => {
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      await page.goto(`${server.url}/console`);
+      await signIn(page, 'ada');
+      const keys = page.locator('section', { has: page.getByRole('heading', { name: 'API keys' }) });
+      await keys.getByRole('table', { name: 'API keys' }).or(keys.getByText('No API keys.')).waitFor({ timeout: UI_TIMEOUT_MS });
+      await context.setOffline(true);
+      await keys.getByLabel('Name of a new key').fill('offline key');
+      await keys.getByRole('button', { name: 'Create key' }).click();
+      const message = keys.getByRole('alert');
+      await expect(message.innerText({ timeout: UI_TIMEOUT_MS })).resolves.toMatch(/^Could not reach the server \(.+\)\. Check the connection and try again\.$/);
+      await screenshot(page, 'console-offline');
+      await context.setOffline(false);
+      await keys.getByRole('button', { name: 'Create key' }).click();
+      await keys.locator('.once code').waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(message.count()).resolves.toBe(0);
+      // The only problems are the requests the browser could not send while offline (the key, and
+      // the event stream's reconnection attempts).
+      expectClean(requests, problems, [/ERR_INTERNET_DISCONNECTED/, STREAM_CLOSED]);
+    } finally {
+      await context.close();
+    }
+  });
+});
