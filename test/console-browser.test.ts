@@ -304,6 +304,33 @@ describe('the console in a browser, as an ADMIN', () => {
 });
 
 describe('the console refuses and explains', () => {
+  it('goes back to the sign-in form, saying why, when its session is revoked elsewhere', async () => {
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      await page.goto(`${server.url}/console`);
+      await signIn(page, 'ada');
+      await page.getByRole('heading', { name: 'Webhook endpoints' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      // Revoke the browser's session from another sign-in (GET/DELETE /api/v1/sessions).
+      const browserAgent = await page.evaluate(() => navigator.userAgent);
+      const { token } = await api.loginAs('ada');
+      const sessions = (await api.get('/api/v1/sessions', { token })).body as { items: { id: string; userAgent: string | null }[] };
+      const consoleSession = sessions.items.find((s) => s.userAgent === browserAgent);
+      expect(consoleSession).toBeDefined();
+      expect((await api.delete(`/api/v1/sessions/${consoleSession!.id}`, { token })).status).toBe(204);
+      const keys = page.locator('section', { has: page.getByRole('heading', { name: 'API keys' }) });
+      await keys.getByLabel('Name of a new key').fill('after revocation');
+      await keys.getByRole('button', { name: 'Create key' }).click();
+      await expect(page.locator('.notice').innerText({ timeout: UI_TIMEOUT_MS })).resolves.toBe(
+        'Your session has ended (the server says: Missing or invalid token). Sign in again.',
+      );
+      await expect(page.evaluate((k) => sessionStorage.getItem(k), STORAGE_KEY)).resolves.toBeNull();
+      // The refused call, and the event stream closed with the dashboard.
+      expectClean(requests, problems, [browserLogged(403), STREAM_CLOSED]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('tells a MEMBER (grace) plainly that the console is for ADMINs, and keeps no session', async () => {
     const { context, page, requests, problems } = await watchedPage();
     try {
@@ -315,6 +342,10 @@ describe('the console refuses and explains', () => {
       );
       await expect(page.getByRole('heading', { name: 'Webhook endpoints' }).count()).resolves.toBe(0);
       await expect(page.evaluate((k) => sessionStorage.getItem(k), STORAGE_KEY)).resolves.toBeNull();
+      // The session the sign-in opened was ended at once: grace has no live session from the browser.
+      const browserAgent = await page.evaluate(() => navigator.userAgent);
+      const sessions = await api.get('/api/v1/sessions', { token: (await api.loginAs('grace')).token });
+      expect((sessions.body as { items: { userAgent: string | null }[] }).items.map((s) => s.userAgent)).not.toContain(browserAgent);
       await screenshot(page, 'console-member');
       await expectTokenOnlyInSessionStorage(context, page, requests);
       expectClean(requests, problems);

@@ -27,7 +27,7 @@ export function App() {
 
   const sessionOver = useCallback((message: string) => {
     forgetSession();
-    setState({ phase: 'signed-out', notice: `Signed out: ${message}` });
+    setState({ phase: 'signed-out', notice: `Your session has ended (the server says: ${message}). Sign in again.` });
   }, []);
 
   const signOut = useCallback(async () => {

@@ -9,7 +9,9 @@ import { Field, fieldId, FormError, messageFor, When } from './field.js';
 import { useAction } from './use-action.js';
 
 const POLL_MS = 1_000;
+/** Deliveries shown at first, and how many more "Show older" adds (the API's page is at most 100). */
 const PAGE = 20;
+const MAX_SHOWN = 100;
 
 /** A datetime-local input's value for a Date, in the reader's time zone. */
 function localInputValue(date: Date): string {
@@ -20,6 +22,8 @@ function localInputValue(date: Date): string {
 export function Deliveries({ webhookId, kick, onSettled }: { webhookId: string; kick: number; onSettled: () => Promise<void> }) {
   const { client } = useConsole();
   const [deliveries, setDeliveries] = useState<WebhookDelivery[]>();
+  const [shown, setShown] = useState(PAGE);
+  const [older, setOlder] = useState(false);
   const [expanded, setExpanded] = useState<string>();
   const [since, setSince] = useState(() => localInputValue(new Date(Date.now() - 24 * 3_600_000)));
   const [recovered, setRecovered] = useState<string>();
@@ -31,14 +35,15 @@ export function Deliveries({ webhookId, kick, onSettled }: { webhookId: string; 
 
   const load = useAction(
     useCallback(async () => {
-      const page = await client.webhooks.deliveries(webhookId, { limit: PAGE });
+      const page = await client.webhooks.deliveries(webhookId, { limit: shown });
       const nowPending = new Set(page.items.filter((d) => d.status === 'PENDING').map((d) => d.id));
       // A delivery settled since the last look: the endpoint's health fields may have changed.
       const settled = [...pending.current].some((id) => !nowPending.has(id));
       pending.current = nowPending;
       setDeliveries(page.items);
+      setOlder(page.nextCursor !== null);
       if (settled) await settledRef.current();
-    }, [client, webhookId]),
+    }, [client, webhookId, shown]),
   );
   const { run: reload } = load;
   const retry = useAction(
@@ -140,6 +145,13 @@ export function Deliveries({ webhookId, kick, onSettled }: { webhookId: string; 
           </tbody>
         </table>
       )}
+      {older && shown < MAX_SHOWN ? (
+        <button type="button" class="link" onClick={() => setShown((n) => Math.min(MAX_SHOWN, n + PAGE))}>
+          Show older deliveries
+        </button>
+      ) : older ? (
+        <p class="muted">The {MAX_SHOWN} newest deliveries are shown; older ones are in the API (GET /api/v1/webhooks/{webhookId}/deliveries).</p>
+      ) : null}
       <form
         class="inline-form"
         noValidate
