@@ -33,6 +33,7 @@ import { apiRoutes } from './http/routes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { EventBus } from './modules/events/bus.js';
+import type { OnCommitted } from './modules/events/outbox.js';
 import { useSharedSubscriptions } from './modules/events/shared-execution.js';
 import { useNoNul } from './graphql/use-no-nul.js';
 import type { RateLimitStore } from './modules/limits/index.js';
@@ -61,10 +62,16 @@ export interface AppDeps {
   plugins?: Plugin[];
   /** This instance's metrics (its own registry), served on GET /metrics. */
   metrics: Metrics;
+  /** Called once a change's events have committed (the server wakes its event relay). */
+  onEventsCommitted?: () => void;
 }
 
-export function createApp({ config, db, bus, limits, log, metrics, responseCache, plugins = [] }: AppDeps) {
-  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted: responseCache.invalidate });
+export function createApp({ config, db, bus, limits, log, metrics, responseCache, plugins = [], onEventsCommitted }: AppDeps) {
+  const onCommitted: OnCommitted = async (events) => {
+    onEventsCommitted?.();
+    await responseCache.invalidate(events);
+  };
+  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted });
   const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
   const isGraphiQLPage = (request: Request, url: URL) =>
     config.graphiql && url.pathname === GRAPHQL_PATH && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');

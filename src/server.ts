@@ -41,16 +41,6 @@ export interface StartOptions {
   migrateInProcess?: boolean;
 }
 
-/**
- * Whether a request may have recorded events: any but GET, HEAD and OPTIONS, except a GraphQL
- * document that is plainly not a mutation (GraphQL reads come by POST too, and waking the relay
- * for each costs it a query). A document it cannot see (a persisted query's hash alone) counts.
- */
-function mayWrite(method: string | undefined, body: string | undefined): boolean {
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
-  return !(body && body.includes('"query"') && !/\bmutation\b/.test(body));
-}
-
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   let db = await openDatabase({ ...config, onQuery: options.onQuery });
@@ -77,28 +67,26 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const metrics = createMetrics();
   const responseCache = createResponseCache({ redisUrl: config.redisUrl, prefix: responseCachePrefix(databaseIdentity), log });
   const stopInvalidating = invalidateOnEvents(bus, responseCache);
-  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins });
-
   /** Wakes the event relay (set once the workers run). */
   const relayWaker: { wake?: () => void } = {};
+  // A change that recorded events has committed (over HTTP or a WebSocket): this instance's relay
+  // positions and publishes them at once (see relay.ts).
+  const onEventsCommitted = () => relayWaker.wake?.();
+  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins, onEventsCommitted });
 
   // Every request goes to Yoga, its body read first and limited (see readNodeBody).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let text: string | undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.headers['content-length'] !== '0') {
       try {
         const body = await readNodeBody(req, config.bodyLimitBytes);
         if (body === null) Object.assign(req, { bodyTooLarge: true });
         // whatwg-node takes a string `body` as the request's body instead of reading the stream.
-        else if (body.length) Object.assign(req, { body: (text = body.toString('utf8')) });
+        else if (body.length) Object.assign(req, { body: body.toString('utf8') });
       } catch {
         // The client went away mid-body: nobody is left to answer.
         return;
       }
     }
-    // A request that may have committed events: once it is answered, its events are committed,
-    // and this instance's relay positions and publishes them at once (see relay.ts).
-    if (mayWrite(req.method, text)) res.once('finish', () => relayWaker.wake?.());
     await yoga.requestListener(req, res);
   }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));

@@ -59,12 +59,29 @@ async function goLive(via: TestServer, live: Live): Promise<void> {
   }
 }
 
-/** Commits page views through `via`, one at a time, each reaching `live` promptly; returns how many did. */
-async function promptArrivals(via: TestServer, live: Live, rounds = 8): Promise<number> {
+/** Records a page view with the GraphQL mutation over a WebSocket of its own (no HTTP request). */
+async function recordOverWebSocket(via: TestServer, path: string): Promise<void> {
+  const ws = createClient({ url: `${via.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: true });
+  try {
+    const result = await new Promise<unknown>((resolve, reject) => {
+      ws.subscribe({ query: 'mutation($path: String!) { recordPageView(path: $path) }', variables: { path } }, { next: resolve, error: reject, complete: () => undefined });
+    });
+    expect(result).toEqual({ data: { recordPageView: true } });
+  } finally {
+    await ws.dispose();
+  }
+}
+
+/**
+ * Commits page views through `via`, one at a time (over HTTP, or as a WebSocket mutation), each
+ * reaching `live` promptly; returns how many did.
+ */
+async function promptArrivals(via: TestServer, live: Live, { rounds = 8, webSocket = false } = {}): Promise<number> {
   let prompt = 0;
   for (let i = 0; i < rounds; i++) {
     const path = `/wake/${randomBytes(4).toString('hex')}`;
-    expect((await client(via.url).post('/api/analytics/views', { path })).status).toBe(202);
+    if (webSocket) await recordOverWebSocket(via, path);
+    else expect((await client(via.url).post('/api/analytics/views', { path })).status).toBe(202);
     const deadline = Date.now() + PROMPT_MS;
     while (!live.paths.includes(path) && Date.now() < deadline) await sleep(10);
     if (live.paths.includes(path)) prompt++;
@@ -109,6 +126,8 @@ describe.each(['postgres', 'pglite'] as const)('an idle instance on %s', (kind) 
       // and the page-view fold. A relay still polling every 50 ms would send 20 a second.
       expect(perSecond).toBeLessThanOrEqual(2);
       expect(await promptArrivals(server, live)).toBe(8);
+      // A change that came by WebSocket wakes the relay too: no HTTP request answered it.
+      expect(await promptArrivals(server, live, { webSocket: true })).toBe(8);
     } finally {
       await live.close();
     }

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { badInput } from '../../errors.js';
 import { parseWith } from '../../http/validation.js';
-import type { EventPayload } from '../events/outbox.js';
-import { newId } from '../../ids.js';
+import { newEvent, type OnCommitted } from '../events/outbox.js';
 import { createTotals } from './totals.js';
 
 const instant = z
@@ -51,7 +50,7 @@ export const RECORD_SQL = `
 WITH view AS (INSERT INTO "PageView" (path) VALUES ($1))
 INSERT INTO "Event" (id, type, payload, "createdAt") VALUES ($2, $3, $4::jsonb, $5)`;
 
-export function createAnalyticsService({ query }: { query: Database['query'] }) {
+export function createAnalyticsService({ query, onCommitted }: { query: Database['query']; onCommitted?: OnCommitted }) {
   const countViews = createTotals(query);
   return {
     /** Records one page view and emits analytics.hit. */
@@ -60,9 +59,10 @@ export function createAnalyticsService({ query }: { query: Database['query'] }) 
       // The view and its event in one statement, so one round trip and one (implicit)
       // transaction: at thousands of views a second the round trips of an interactive
       // transaction (BEGIN, two INSERTs, COMMIT) were most of the cost. The event is the one
-      // recordEvent would write (id, type, payload, createdAt).
-      const payload: EventPayload = { event: 'analytics.hit', timestamp: new Date().toISOString(), path };
-      await query(RECORD_SQL, [path, newId('evt'), payload.event, JSON.stringify(payload), payload.timestamp]);
+      // recordEvent would write.
+      const event = newEvent('analytics.hit', { path });
+      await query(RECORD_SQL, [path, event.id, event.payload.event, JSON.stringify(event.payload), event.createdAt.toISOString()]);
+      await onCommitted?.([event.payload]);
     },
 
     /**

@@ -11,7 +11,7 @@ import { parseWith } from '../../http/validation.js';
 import { lookupId, newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { API_KEY_PREFIX, hashApiKey } from '../apikeys/service.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent, type OnCommitted } from '../events/outbox.js';
 import { toMe, type MeView } from '../users/service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { loginInput, refreshInput, registerInput, type TokenPair } from './schemas.js';
@@ -55,9 +55,10 @@ interface Deps {
   query: Database['query'];
   config: Pick<Config, 'jwtKeys' | 'accessTokenTtl' | 'refreshTokenTtl'>;
   log?: Logger;
+  onCommitted?: OnCommitted;
 }
 
-export function createAuthService({ db, query, config, log }: Deps) {
+export function createAuthService({ db, query, config, log, onCommitted }: Deps) {
   // CryptoKeys imported once (jose would otherwise import one on every sign and verify), each named
   // by its `kid`: the first key signs, every key verifies, so keys rotate by listing the new one
   // first and dropping the old one once its tokens have expired (or at once, to end them).
@@ -240,11 +241,13 @@ export function createAuthService({ db, query, config, log }: Deps) {
       const { email, password, name } = parseWith(registerInput, input, '');
       const passwordHash = await hashPassword(password);
       try {
-        return await db.$transaction(async (tx) => {
+        const { event, ...registered } = await db.$transaction(async (tx) => {
           const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash } });
-          await recordEvent(tx, 'user.created', { userId: user.id });
-          return { user: toMe(user), ...(await startSession(tx, user.id, origin)) };
+          const event = await recordEvent(tx, 'user.created', { userId: user.id });
+          return { event, user: toMe(user), ...(await startSession(tx, user.id, origin)) };
         });
+        await onCommitted?.([event.payload]);
+        return registered;
       } catch (error) {
         if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
           throw conflict('An account with this email already exists');

@@ -21,7 +21,9 @@ export type EventPayload = { event: EventType; timestamp: string } & Subject;
 
 /**
  * Told of events once the transaction that recorded them has committed, before the change is
- * answered (the response cache drops what they name, so the next read on any instance is fresh).
+ * answered: the response cache drops what they name, so the next read on any instance is fresh,
+ * and this instance's relay is woken to position and publish them at once (relay.ts). Every
+ * service that records an event calls it.
  */
 export type OnCommitted = (events: readonly EventPayload[]) => Promise<void>;
 
@@ -31,14 +33,18 @@ export interface RecordedEvent {
 }
 
 
+/** A new event: its id, and the payload every subscriber and receiver gets, stamped now. */
+export function newEvent<T extends EventType>(type: T, data: EventData<T>): RecordedEvent & { createdAt: Date } {
+  const createdAt = new Date();
+  return { id: newId('evt'), payload: { event: type, timestamp: createdAt.toISOString(), ...data } as EventPayload, createdAt };
+}
+
 export async function recordEvent<T extends EventType>(
   tx: Prisma.TransactionClient,
   type: T,
   data: EventData<T>,
 ): Promise<RecordedEvent> {
-  const now = new Date();
-  const id = newId('evt');
-  const payload = { event: type, timestamp: now.toISOString(), ...data } as EventPayload;
-  await tx.event.create({ data: { id, type, payload, createdAt: now } });
+  const { id, payload, createdAt } = newEvent(type, data);
+  await tx.event.create({ data: { id, type, payload, createdAt } });
   return { id, payload };
 }

@@ -8,12 +8,13 @@
 // waits for older transactions elsewhere: transaction ids are shared by every database of a
 // PostgreSQL server, and waiting for them let one long transaction anywhere stall every relay.)
 //
-// Waking: the server wakes its relay when a request that may have written events has been
-// answered (server.ts: every request but GET, HEAD and OPTIONS), so the instance that commits an
-// event positions it at once; a NOTIFY in every writing transaction serialised their commits
+// Waking: every service that records an event tells the server once its transaction has
+// committed (OnCommitted, outbox.ts), whichever way the change came (HTTP or a WebSocket), and
+// the server wakes its relay, so the instance that commits an event positions it at once; a
+// NOTIFY in every writing transaction serialised their commits
 // (PostgreSQL takes one lock for the notification queue at commit: 2,000 page views a second fell
 // to 400-600). Idle, the relay only looks every FALLBACK_POLL_MS (one query), which also covers
-// events written any other way (a WebSocket mutation, SQL by hand). When the bus is not shared
+// events written any other way (SQL by hand). When the bus is not shared
 // between instances (no Redis), the relay that positions a batch NOTIFYs POSITIONED_CHANNEL with
 // its last position, and every other instance reads those events from the database and publishes
 // them to its own subscribers, so an event is live on every instance either way.
