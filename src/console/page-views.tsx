@@ -56,18 +56,20 @@ export async function pageViewSeries(client: LearningClient, starts: number[], s
 export function PageViews() {
   const { client } = useConsole();
   const [rangeName, setRangeName] = useState<keyof typeof RANGES>('day');
-  const [series, setSeries] = useState<Series>();
+  // The series with the range it was asked for: the caption describes what is drawn, also while
+  // another range is loading.
+  const [drawn, setDrawn] = useState<{ series: Series; range: Range }>();
   const range = RANGES[rangeName]!;
 
   const load = useAction(
     useCallback(async () => {
-      setSeries(await pageViewSeries(client, bucketStarts(range, Date.now()), range.step));
+      setDrawn({ series: await pageViewSeries(client, bucketStarts(range, Date.now()), range.step), range });
     }, [client, range]),
   );
   const { run: reload } = load;
   useEffect(() => void reload(), [reload]);
 
-  const total = series?.counts.reduce((a, b) => a + b, 0);
+  const total = drawn?.series.counts.reduce((a, b) => a + b, 0);
   return (
     <section class="card" aria-labelledby="views-title">
       <div class="section-head">
@@ -84,12 +86,13 @@ export function PageViews() {
         </div>
       </div>
       <FormError message={load.problem?.message} />
-      {series ? (
+      {drawn ? (
         <>
           <p class="muted">
-            <strong class="total">{total}</strong> {total === 1 ? 'view' : 'views'} in the {range.label.toLowerCase()}, by {range.step >= DAY ? 'day' : range.step >= HOUR ? 'hour' : `${range.step / 60_000} minutes`} (UTC)
+            <strong class="total">{total}</strong> {total === 1 ? 'view' : 'views'} in the {drawn.range.label.toLowerCase()}, by{' '}
+            {drawn.range.step >= DAY ? 'day' : drawn.range.step >= HOUR ? 'hour' : `${drawn.range.step / 60_000} minutes`} (UTC)
           </p>
-          <Chart series={series} step={range.step} />
+          <Chart series={drawn.series} step={drawn.range.step} />
         </>
       ) : (
         <p class="muted">Loading…</p>
