@@ -193,6 +193,12 @@ describe('the console in a browser, as an ADMIN', () => {
       await views.getByRole('button', { name: 'Refresh' }).click();
       await expect.poll(async () => Number(await views.locator('.total').innerText()), { timeout: UI_TIMEOUT_MS }).toBeGreaterThan(0);
       await screenshot(page, 'console');
+      // Dark mode follows the system's preference, with the pages' palette (the chart redraws in it on its next load).
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await expect(page.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe('rgb(21, 23, 26)');
+      await views.getByRole('button', { name: 'Refresh' }).click();
+      await screenshot(page, 'console-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
       await expectTokenOnlyInSessionStorage(context, page, requests);
       // The one refusal: the ftp:// URL.
       expect(problems.filter((p) => browserLogged(400).test(p))).toHaveLength(1);
