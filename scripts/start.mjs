@@ -3,42 +3,8 @@
 // operator console (dist/console/, built by Vite from src/console/ and the client library it
 // bundles, src/client/); a console that fails to build is reported and the service starts anyway
 // (GET /console then says it is not built).
-// Plain JavaScript on purpose: it must run before anything is compiled.
-/* global URL, console, process -- Node globals (the lint config knows only TypeScript's) */
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+/* global URL -- a Node global (the lint config knows only TypeScript's) */
 import { fileURLToPath } from 'node:url';
+import './build-if-stale.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const built = join(root, 'dist/main.js');
-
-/** The newest modification time under `path` (0 when it does not exist). */
-function newest(path) {
-  let stat;
-  try {
-    stat = statSync(path);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
-}
-
-const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'tsconfig.json')), newest(join(root, 'tsconfig.build.json')));
-if (newest(built) === 0 || newest(join(root, 'dist/.tsbuildinfo')) < sources) {
-  console.error('building dist/ (the sources changed since the last build)…');
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-  // An incremental build with nothing to emit writes nothing: mark the build as current anyway.
-  const now = new Date();
-  utimesSync(join(root, 'dist/.tsbuildinfo'), now, now);
-}
-
-const consoleSources = Math.max(newest(join(root, 'src/console')), newest(join(root, 'src/client')));
-if (newest(join(root, 'dist/console/index.html')) < consoleSources) {
-  console.error('building dist/console/ (the console sources changed since the last build)…');
-  const vite = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(root, 'src/console/vite.config.ts'), '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
-  if (vite.status !== 0) console.error('the console could not be built (see above): the service starts without it, and /console says so');
-}
-await import(built);
+await import(fileURLToPath(new URL('../dist/main.js', import.meta.url)));

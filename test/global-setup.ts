@@ -1,8 +1,10 @@
-// Once per `vitest run`: a migrated PGlite directory and a migrated PostgreSQL database that every
+// Once per `vitest run`: the compiled service and console, built if stale, for the tests that start
+// it as `npm start` does (test/support/process.ts); and a migrated PGlite directory and a migrated PostgreSQL database that every
 // test server starts from (a copy of the directory; CREATE DATABASE … TEMPLATE), instead of each
 // of the suite's ~100 servers creating a database cluster and running every migration again.
 // The servers still seed, and migrate whatever is pending, exactly as a start on an existing
 // database does; test/process.test.ts and test/migrations-concurrent.test.ts start from empty.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,6 +43,8 @@ async function migrate(options: { dataDir: string; databaseUrl: string | undefin
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('building dist/ failed (see above)');
   const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-template-'));
   const name = `learnstream_template_${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));

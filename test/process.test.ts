@@ -8,7 +8,7 @@ import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/pr
 import { createPgDatabase } from './support/server.js';
 import { freePort } from './support/wait.js';
 
-/** Generous: a cold start compiles TypeScript and may run migrations. */
+/** Generous: a first start creates the database and runs every migration. */
 const START_DEADLINE_MS = 60_000;
 /** For tests that start one or two processes (a loaded machine may need most of a minute each). */
 const SLOW = { timeout: 180_000 };

@@ -1,5 +1,5 @@
-// Subscription.events across instances: two real server processes (`node --import tsx
-// src/main.ts`) on one PostgreSQL database. The relay is cluster-wide (an advisory lock: each
+// Subscription.events across instances: two real server processes (as `npm start` runs them) on
+// one PostgreSQL database. The relay is cluster-wide (an advisory lock: each
 // batch is positioned by whichever instance takes it) and publishes on its own instance's bus, so:
 // - with REDIS_URL, a subscriber on B receives an event committed through A exactly once;
 // - without it, the relay that positions a batch NOTIFYs its last position on PostgreSQL, and the

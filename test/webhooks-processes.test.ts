@@ -1,4 +1,4 @@
-// Webhook delivery across real processes (`node --import tsx src/main.ts`) on one PostgreSQL
+// Webhook delivery across real processes (as `npm start` runs them) on one PostgreSQL
 // database: a crash (SIGKILL) loses no delivery, two instances never make one attempt twice,
 // and a graceful stop (SIGTERM) finishes the attempt in flight. Every child is killed in
 // afterAll if a test left it running.

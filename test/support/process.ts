@@ -1,4 +1,5 @@
-// Real server processes (`node --import tsx src/main.ts`), for what only separate processes show:
+// Real server processes running the compiled service, as `npm start` runs it (`node dist/main.js`,
+// built if stale before the suite by test/global-setup.ts), for what only separate processes show:
 // configuration errors, production mode, signals, several instances sharing one database and one
 // Redis. Each test file gets its own pool (`processPool()`), and its `cleanup()` kills what is left
 // and removes what was created.
@@ -12,7 +13,7 @@ import { createPgDatabase } from './server.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TEST_JWT_SECRET = 'a-process-test-secret-of-at-least-32-chars';
-/** Starting under load (two cores, other suites running) can take long: tsx, migrations, seed. */
+/** Starting under load (two cores, other suites running) can take long: migrations, seed. */
 const START_DEADLINE_MS = 90_000;
 
 export interface Child {
@@ -70,9 +71,9 @@ export function processPool() {
     return dir;
   }
 
-  /** Starts `node --import tsx src/main.ts` with exactly `env` (plus PATH/HOME), nothing inherited. */
+  /** Starts `node dist/main.js` with exactly `env` (plus PATH/HOME), nothing inherited. */
   function spawn(env: Record<string, string>): Child {
-    const proc = spawnProcess(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const proc = spawnProcess(process.execPath, ['dist/main.js'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
