@@ -58,8 +58,10 @@ const UNAVAILABLE_CODES =
 /** Driver-adapter error kinds (@prisma/driver-adapter-utils) that mean the server cannot be reached. */
 const UNAVAILABLE_KINDS = /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections)$/;
 const UNAVAILABLE_NAMES = /DatabaseNotReachable|ConnectionClosed|PrismaClientInitializationError/;
+// "not queryable": node-postgres refusing a query on a connection that already failed (PostgreSQL
+// restarted under an open transaction), found by the soak (scripts/soak.ts) as a 500.
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|connection closed|Can't reach database|does not allow connections|not currently accepting connections|terminating connection|the database system is (starting up|shutting down|in recovery mode)|too many clients/i;
+  /Connection terminated|connection closed|Client has encountered a connection error and is not queryable|Can't reach database|does not allow connections|not currently accepting connections|terminating connection|the database system is (starting up|shutting down|in recovery mode)|too many clients/i;
 
 /**
  * Is this a failure to reach the database, rather than a bad query? Looks through the `cause`

@@ -102,6 +102,23 @@ async function listenOn(databaseUrl: string, channel: string, onNotify: (payload
   };
 }
 
+/**
+ * A pool whose clients never end the process with an unhandled 'error'. pg-pool listens for
+ * errors only while a client is idle; one handed straight from a finished query to a waiting
+ * caller (a transaction starting) has no listener until that caller attaches one, and when
+ * PostgreSQL shuts down the same read that finishes the query brings its "terminating connection"
+ * too: the client emitted 'error' to nobody and the process exited (found by scripts/soak.ts,
+ * restarting PostgreSQL under load). With a listener for life, the client is only marked broken:
+ * its next query fails as unavailable (503) and the pool discards it on release.
+ */
+export function createPgPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
 export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> & {
   /** Called for every SQL statement Prisma sends (tests count queries with it). */
   onQuery?: (sql: string) => void;
@@ -110,12 +127,9 @@ export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSi
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.onQuery ? ([{ emit: 'event', level: 'query' }] as const) : undefined;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.dbPoolSize });
-    // An idle client losing its server must not crash the process; the next query reports it.
-    pool.on('error', () => {});
+    const pool = createPgPool(options.databaseUrl, options.dbPoolSize);
     const adapterFactory = new PrismaPg(pool);
-    const migrationPool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
-    migrationPool.on('error', () => {});
+    const migrationPool = createPgPool(options.databaseUrl, 2);
     const migrationAdapter = new PrismaPg(migrationPool);
     const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined });
     if (options.onQuery) prisma.$on('query' as never, (e: { query: string }) => options.onQuery!(e.query));

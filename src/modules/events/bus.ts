@@ -234,7 +234,9 @@ export function createEventBus({
     };
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
+  // A SUBSCRIBE issued while Redis is away waits for it (redis-event-target does not handle its
+  // rejection, and an unhandled rejection ends the process); ioredis resubscribes on reconnect.
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
   // ioredis reconnects on its own; while Redis is unreachable, say so every 10 s, not per attempt.
   let lastErrorLoggedAt = 0;
   for (const connection of [publishClient, subscribeClient]) {
@@ -263,7 +265,17 @@ export function createEventBus({
   );
   return {
     shared: true,
-    publish: (event) => pubsub.publish(channel, event),
+    // Straight to Redis, the message redis-event-target reads (JSON of the event): its own publish
+    // drops the command's promise, and a publish that fails while Redis is away (after
+    // maxRetriesPerRequest) then ended the process as an unhandled rejection. A lost publish
+    // costs no event: subscribers fill a gap in positions from the database (service.ts).
+    publish: (event) => {
+      publishClient.publish(channel, JSON.stringify(event)).catch((error: unknown) => {
+        if (Date.now() - lastErrorLoggedAt < 10_000) return;
+        lastErrorLoggedAt = Date.now();
+        log?.error({ err: error }, 'event bus: publish to Redis failed; subscribers catch up from the database at the next event');
+      });
+    },
     flushed: async () => {},
     subscribe: (options) => fanOut.subscribe(options),
     close: async () => {

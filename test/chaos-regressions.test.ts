@@ -1,0 +1,66 @@
+// What `npm run soak` (scripts/soak.ts) found by restarting PostgreSQL and stopping Redis under
+// load, each reproduced here on its own:
+// - a pooled client handed from a finished query straight to a waiting caller had no 'error'
+//   listener, so PostgreSQL's "terminating connection" arriving in the same read ended the process;
+// - the query such a broken client then refuses ("not queryable") was answered 500, not 503;
+// - a live event published while Redis was away ended the process (an unhandled rejection).
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPgPool } from '../src/db/client.js';
+import { isDatabaseUnavailable } from '../src/errors.js';
+import { createEventBus } from '../src/modules/events/bus.js';
+import { PG_ADMIN_URL } from './support/server.js';
+import { freePort, sleep } from './support/wait.js';
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+afterEach(() => {
+  process.off('unhandledRejection', onUnhandled);
+  unhandled.length = 0;
+});
+
+describe('a PostgreSQL restart under load', () => {
+  it('a client handed to a waiting caller survives its server going away, answers unavailable, and is discarded', async () => {
+    const pool = createPgPool(PG_ADMIN_URL, 1);
+    try {
+      const first = await pool.connect();
+      const waiting = pool.connect();
+      // Releasing hands the client to the waiting caller at once (pg-pool's queue), before that
+      // caller's code runs; then the server's FATAL arrives, as it does when PostgreSQL shuts down.
+      first.release();
+      const fatal = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' });
+      const connection = (first as unknown as { connection: { emit(event: string, error: Error): boolean } }).connection;
+      expect(() => connection.emit('errorMessage', fatal)).not.toThrow();
+
+      const handed = await waiting;
+      const refused = await handed.query('SELECT 1').then(() => undefined, (error: unknown) => error);
+      expect((refused as Error).message).toMatch(/not queryable/);
+      expect(isDatabaseUnavailable(refused)).toBe(true);
+      handed.release();
+
+      // The broken client was discarded: the next one works.
+      const next = await pool.connect();
+      expect((await next.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]?.ok).toBe(1);
+      next.release();
+    } finally {
+      // Without the fix the handed client is never released: do not wait for it.
+      await Promise.race([pool.end(), sleep(2_000)]);
+    }
+  });
+});
+
+describe('Redis away', () => {
+  it('publishing a live event while Redis is unreachable does not end the process', async () => {
+    process.on('unhandledRejection', onUnhandled);
+    const port = await freePort(); // nothing listens: every connection is refused
+    const bus = createEventBus({ redisUrl: `redis://127.0.0.1:${port}`, channel: 'learnstream:events:chaos-test' });
+    try {
+      bus.publish({ id: 'evt_chaos', position: 1, payload: { event: 'analytics.hit', timestamp: new Date().toISOString(), path: '/chaos' } });
+      // ioredis gives a command up after maxRetriesPerRequest (3) reconnection attempts: ~0.3 s.
+      await sleep(1_500);
+      expect(unhandled).toEqual([]);
+    } finally {
+      await bus.close();
+    }
+  });
+});
