@@ -13,6 +13,7 @@ import { createMetrics } from './metrics.js';
 import { createResponseCache, invalidateOnEvents, responseCachePrefix } from './graphql/response-cache.js';
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { readNodeBody } from './http/body.js';
+import { answerClientError } from './http/client-error.js';
 import { createEventBus, eventChannel } from './modules/events/bus.js';
 import { createRateLimitStore, rateLimitPrefix } from './modules/limits/index.js';
 import { createWorkers } from './workers.js';
@@ -90,6 +91,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await yoga.requestListener(req, res);
   }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));
+  server.on('clientError', answerClientError);
   const websocket = attachGraphQLWebSocket({ server, yoga, log, contextFor: webSocketContext });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,6 +3,7 @@ import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError, unauthenticated } from '../errors.js';
 
@@ -37,11 +38,17 @@ export const builder = new SchemaBuilder<{
   },
 });
 
+/**
+ * A calendar date or a date-time with its offset, checked as written: `new Date` alone would roll
+ * 2020-02-30 over to March 1st where REST's schemas refuse it.
+ */
+const isoInput = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 date-time in UTC, e.g. 2026-01-31T12:00:00.000Z. As input, a date (YYYY-MM-DD) also works.',
   serialize: (value) => (value instanceof Date ? value.toISOString() : value),
   parseValue: (value) => {
-    const date = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : null;
+    const date = typeof value === 'string' && isoInput.safeParse(value).success ? new Date(value) : null;
     if (!date || Number.isNaN(date.getTime())) throw new AppError('BAD_USER_INPUT', 'DateTime: must be an ISO 8601 date or date-time');
     return date;
   },

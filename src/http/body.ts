@@ -43,13 +43,70 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffe
   });
 }
 
-/** Reads a JSON request body (the node layer has read it already). An empty body is `{}`. */
+/** JSON's own media type or a `+json` one (RFC 6839), with any parameters. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+const badBody = (problem: string) => new AppError('BAD_USER_INPUT', `body: ${problem}`, { details: { field: 'body' } });
+
+/**
+ * Reads a JSON request body (the node layer has read it already). An empty body is `{}`. A body
+ * declared as something else than JSON (a form, text/plain) is refused rather than guessed at, and
+ * so is an object naming a key twice: parsers disagree on which one wins (JSON.parse keeps the
+ * last), so a proxy or a log could read another request than the one served.
+ */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   if (!text.trim()) return {};
+  const type = request.headers.get('content-type');
+  if (type !== null && !JSON_MEDIA_TYPE.test(type)) throw badBody('must be sent as application/json');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    throw new AppError('BAD_USER_INPUT', 'body: must be valid JSON', { details: { field: 'body' } });
+    throw badBody('must be valid JSON');
   }
+  const duplicate = duplicateKey(text);
+  if (duplicate !== undefined) throw badBody(`names the key ${JSON.stringify(duplicate)} twice in one object`);
+  return value;
+}
+
+/**
+ * The first key that one object of `text` (valid JSON) names twice, or undefined. One pass: a
+ * string right after `{`, or after a `,` inside an object, is a key.
+ */
+export function duplicateKey(text: string): string | undefined {
+  const objects: (Set<string> | null)[] = []; // null for an array
+  let keyNext = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let end = i + 1;
+      let escaped = false;
+      for (let d = text.charCodeAt(end); d !== 0x22; d = text.charCodeAt(end)) {
+        if (d === 0x5c /* \ */) {
+          escaped = true;
+          end++;
+        }
+        end++;
+      }
+      const keys = objects[objects.length - 1];
+      if (keyNext && keys) {
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (keys.has(key)) return key;
+        keys.add(key);
+        keyNext = false;
+      }
+      i = end;
+    } else if (c === 0x7b /* { */) {
+      objects.push(new Set());
+      keyNext = true;
+    } else if (c === 0x5b /* [ */) {
+      objects.push(null);
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      objects.pop();
+    } else if (c === 0x2c /* , */) {
+      keyNext = objects[objects.length - 1] !== null;
+    }
+  }
+  return undefined;
 }

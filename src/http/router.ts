@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 import { AppError, forbidden } from '../errors.js';
 import { readJsonBody } from './body.js';
 import type { Method, RouteDefinition } from './route.js';
-import { assertNoNul, parseWith } from './validation.js';
+import { assertCleanInput, parseWith } from './validation.js';
 
 interface CompiledPath {
   pattern: RegExp;
@@ -59,9 +59,9 @@ export class Router {
     // A caller who may not use the route learns nothing about its input: 403 before any 400.
     if (route.roles && !(caller && route.roles.includes(caller.role))) throw forbidden();
     const query = Object.fromEntries(url.searchParams);
-    assertNoNul(query, 'query');
+    assertCleanInput(query, 'query');
     const body = route.body ? await readJsonBody(request) : undefined;
-    assertNoNul(body, '');
+    assertCleanInput(body, '');
     const input = {
       params: parseWith(route.params ?? emptyObject, params, 'path'),
       query: parseWith(route.query ?? emptyObject, query, 'query'),

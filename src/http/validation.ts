@@ -31,22 +31,60 @@ export const pageQueryFields = {
   cursor: z.string().optional().describe('nextCursor of the previous page'),
 };
 
+/** Deeper than any input of this API (a GraphQL input object in a list is three levels). */
+export const MAX_INPUT_DEPTH = 32;
+
+// U+0000 first (PostgreSQL text cannot hold it), then the other C0 controls but TAB, LF and CR,
+// and DEL; then a UTF-16 surrogate without its pair (not a character: encoding it as UTF-8
+// silently stores U+FFFD instead).
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROL = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** What is wrong with a string as input (see inputProblem), or undefined. */
+export function stringProblem(s: string): string | undefined {
+  if (s.includes('\0')) return 'must not contain NUL characters';
+  if (CONTROL.test(s)) return 'must not contain control characters';
+  if (LONE_SURROGATE.test(s)) return 'must not contain lone surrogates (not valid Unicode)';
+  return undefined;
+}
+
+export interface InputProblem {
+  /** The field, as a path of keys and indexes (empty: the input as a whole). */
+  path: string[];
+  problem: string;
+}
+
 /**
- * Where `value` holds a string with U+0000 (in a value or a key), as a field path, or undefined.
- * Iterative: a deeply nested body must not exhaust the stack.
+ * The first thing in `value` that no input of this service may hold, with where it is: a string
+ * (value or key) with NUL, another control character or a lone surrogate, or nesting deeper than
+ * MAX_INPUT_DEPTH. Iterative, and a path is only built for the problem found: a deeply nested
+ * input costs linear time (copying the path at each level was quadratic: 20 000 levels took 3.5 s).
  */
-export function nulPath(value: unknown): string[] | undefined {
-  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+export function inputProblem(value: unknown): InputProblem | undefined {
+  interface Node { value: unknown; key: string; depth: number; parent: Node | undefined }
+  const pathOf = (node: Node | undefined, last?: string) => {
+    const path: string[] = last === undefined ? [] : [last];
+    for (let n = node; n?.parent; n = n.parent) path.unshift(n.key);
+    return path;
+  };
+  const stack: Node[] = [{ value, key: '', depth: 0, parent: undefined }];
   while (stack.length) {
-    const { value: v, path } = stack.pop()!;
+    const node = stack.pop()!;
+    const v = node.value;
     if (typeof v === 'string') {
-      if (v.includes('\0')) return path;
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push({ value: item, path: [...path, String(i)] }));
+      const problem = stringProblem(v);
+      if (problem) return { path: pathOf(node), problem };
     } else if (v !== null && typeof v === 'object') {
-      for (const [key, item] of Object.entries(v)) {
-        if (key.includes('\0')) return [...path, key];
-        stack.push({ value: item, path: [...path, key] });
+      if (node.depth >= MAX_INPUT_DEPTH) return { path: pathOf(node), problem: `must not be nested more than ${MAX_INPUT_DEPTH} levels deep` };
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: String(i), depth: node.depth + 1, parent: node });
+      } else {
+        for (const [key, item] of Object.entries(v)) {
+          const problem = stringProblem(key);
+          if (problem) return { path: pathOf(node, key), problem };
+          stack.push({ value: item, key, depth: node.depth + 1, parent: node });
+        }
       }
     }
   }
@@ -54,13 +92,13 @@ export function nulPath(value: unknown): string[] | undefined {
 }
 
 /**
- * The one rule for NUL: PostgreSQL text cannot hold U+0000, so input carrying one is refused before
- * anything reads or writes it (400 naming the field), on REST (query and body) and GraphQL
- * (variables and literal arguments) alike. Path ids with NUL stay the routes' own 404s.
+ * The one input rule (see inputProblem), before anything reads or writes the input: a 400 naming
+ * the field, on REST (query and body) and GraphQL (variables and literal arguments) alike. Path
+ * ids stay the routes' own 404s (src/ids.ts).
  */
-export function assertNoNul(value: unknown, where: string): void {
-  const path = nulPath(value);
-  if (path) throw badInputAt([where, ...path].filter(Boolean).join('.') || 'body', 'must not contain NUL characters');
+export function assertCleanInput(value: unknown, where: string): void {
+  const found = inputProblem(value);
+  if (found) throw badInputAt([where, ...found.path].filter(Boolean).join('.') || 'body', found.problem);
 }
 
 const badInputAt = (field: string, problem: string) => new AppError('BAD_USER_INPUT', `${field}: ${problem}`, { details: { field } });

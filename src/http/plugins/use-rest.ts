@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import { errorResponse } from '../errors.js';
 import { openApiDocument } from '../openapi.js';
 import { Router } from '../router.js';
+import { assertCleanInput } from '../validation.js';
 import type { RouteDefinition } from '../route.js';
 import { requestContextOf } from './server-context.js';
 
@@ -20,6 +21,8 @@ export function useRestRoutes({ routes, graphqlPaths }: { routes: RouteDefinitio
       const head = request.method === 'HEAD';
       try {
         if (url.pathname === '/api/openapi.json' && (request.method === 'GET' || head)) {
+          // Served before routing, but under the router's input rule all the same.
+          if (url.search) assertCleanInput(Object.fromEntries(url.searchParams), 'query');
           return endResponse(new fetchAPI.Response(head ? null : openapi, { headers: { 'content-type': 'application/json; charset=utf-8' } }));
         }
         const response = await router.handle(request, url, ctx, fetchAPI.Response);

@@ -1,0 +1,146 @@
+// One regression test per cause the generated hostile-input suite (test/fuzz.test.ts) found, each
+// fixed at its one place: the input rule (src/http/validation.ts: control characters and lone
+// surrogates beside NUL, a depth limit, in linear time), the REST body parser (src/http/body.ts:
+// bodies declared as something else than JSON, duplicate keys), node's HTTP parser errors
+// (src/http/client-error.ts), the GraphQL side of the rule (src/graphql/use-no-nul.ts: \b and \f
+// escapes in literals) and the DateTime scalar (src/graphql/builder.ts). Each answered 2xx and
+// stored what it was given, or answered outside the contract's shape, before; none may change anything.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicateKey } from '../src/http/body.js';
+import { inputProblem } from '../src/http/validation.js';
+import { expectError } from './support/assert.js';
+import { client, type Client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let api: Client;
+let token: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
+  api = client(server.url);
+  token = (await api.loginAs('ada')).token;
+});
+afterAll(() => server?.stop());
+
+/** What these requests could have changed: the user, the lessons, the API keys, the webhooks. */
+async function state(): Promise<string> {
+  const [me, lessons, keys, hooks] = await Promise.all([
+    api.get('/api/v1/user/me', { token }),
+    api.get('/api/v1/lessons?limit=100', { token }),
+    api.get('/api/v1/api-keys', { token }),
+    api.get('/api/v1/webhooks', { token }),
+  ]);
+  return JSON.stringify([me.body, lessons.body, keys.body, hooks.body]);
+}
+
+describe('the input rule', () => {
+  it('refuses control characters (but TAB, LF, CR) and lone surrogates where it refuses NUL, naming the field', async () => {
+    const before = await state();
+    // Each of these was stored as given (a lone surrogate as U+FFFD) with a 200 or 201.
+    expectError(await api.patch('/api/v1/user/me', { name: 'a\u0001b' }, { token }), 400, 'name: must not contain control characters', 'name');
+    expectError(await api.patch('/api/v1/user/me', { name: 'a\u007f' }, { token }), 400, 'name: must not contain control characters', 'name');
+    expectError(await api.patch('/api/v1/user/me', { name: 'x\ud800' }, { token }), 400, 'name: must not contain lone surrogates (not valid Unicode)', 'name');
+    expectError(await api.post('/api/v1/api-keys', { name: '\udc00k' }, { token }), 400, 'name: must not contain lone surrogates (not valid Unicode)', 'name');
+    expectError(await api.post('/api/v1/lessons', { title: 'T', body: 'esc\u001b[31m' }, { token }), 400, 'body: must not contain control characters', 'body');
+    expectError(await api.get('/api/v1/lessons?cursor=%1b', { token }), 400, 'query.cursor: must not contain control characters', 'query.cursor');
+    // The document served before routing is under the rule too (it answered 200).
+    expectError(await api.get('/api/openapi.json?x=%00'), 400, 'query.x: must not contain NUL characters', 'query.x');
+    expect(await state()).toBe(before);
+    // Text keeps its tabs and line breaks, and a surrogate pair is a character.
+    const lesson = await api.post('/api/v1/lessons', { title: 'Tabs\tand 🦆', body: 'line\r\nline\n\tindented' }, { token });
+    expect(lesson.status).toBe(201);
+    expect(lesson.body).toMatchObject({ title: 'Tabs\tand 🦆', body: 'line\r\nline\n\tindented' });
+  });
+
+  it('refuses input nested more than 32 levels, and walks 100 000 levels in linear time', async () => {
+    const before = await state();
+    const nested = (depth: number) => '['.repeat(depth) + '"x"' + ']'.repeat(depth);
+    expectError(await api.patch('/api/v1/user/me', `{"name":${nested(40)}}`, { token }), 400, /^name(\.0)+: must not be nested more than 32 levels deep$/);
+    // 100 000 levels (about 200 kB): the walk copied the path at every level, quadratic, and
+    // held the event loop for minutes; now it stops at level 32.
+    const deep = await api.patch('/api/v1/user/me', `{"name":${nested(100_000)}}`, { token });
+    expect(deep.status).toBe(400);
+    expect(inputProblem(JSON.parse(nested(100_000)))?.problem).toBe('must not be nested more than 32 levels deep');
+    const query = JSON.stringify('mutation ($n: String!) { updateMe(name: $n) { name } }');
+    const gql = await api.request('POST', '/graphql', { token, body: `{"query":${query},"variables":{"n":${nested(100_000)}}}` });
+    expect(gql.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await state()).toBe(before);
+  });
+});
+
+describe('the REST body parser', () => {
+  it('refuses a body declared as something else than JSON (it was parsed as JSON and applied)', async () => {
+    const before = await state();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const reply = await api.patch('/api/v1/user/me', '{"name":"Changed by a form"}', { token, headers: { 'content-type': type } });
+      expectError(reply, 400, 'body: must be sent as application/json', 'body');
+    }
+    expect(await state()).toBe(before);
+    // JSON under its own name, with parameters, or as a +json type is JSON.
+    const ok = await api.patch('/api/v1/user/me', '{"name":"Ada Lovelace"}', { token, headers: { 'content-type': 'application/merge-patch+json; charset=utf-8' } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses an object that names a key twice, whichever value comes last', async () => {
+    const before = await state();
+    for (const body of ['{"name":"\\u0000","name":"Evil"}', '{"name":"Evil","name":"Ada"}', '{"title":"t","body":"b","summary":{"a":1,"a":2}}']) {
+      const reply = await api.request(body.includes('title') ? 'POST' : 'PATCH', body.includes('title') ? '/api/v1/lessons' : '/api/v1/user/me', { token, body });
+      expectError(reply, 400, /^body: names the key "(name|a)" twice in one object$/, 'body');
+    }
+    expect(await state()).toBe(before);
+    expect(duplicateKey('{"a":{"b":1},"c":[{"b":2},{"b":3}],"d":"\\"a\\":1,\\"a\\""}')).toBeUndefined();
+    expect(duplicateKey('{"a\\u0062":1,"ab":2}')).toBe('ab');
+  });
+});
+
+describe('requests node refuses before the service sees them', () => {
+  it('answers a URL over 16 KiB in the contract shape (431), not a bare status line', async () => {
+    const reply = await api.get(`/api/analytics/views?path=/${'x'.repeat(100_000)}`);
+    expectError(reply, 431, 'The request line and headers must not be larger than 16 KiB');
+  });
+
+  it('answers bytes that are not HTTP with a 400 in the contract shape', async () => {
+    const { port } = new URL(server.url);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /api/v1/user/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    const [head, body] = text.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(body!)).toEqual({ error: true, code: 400, message: 'The request is not valid HTTP' });
+  });
+});
+
+describe('GraphQL', () => {
+  const gql = (query: string, variables?: Record<string, unknown>) => api.graphql(query, variables, { token });
+
+  it('refuses control characters written as \\b or \\f escapes in a literal (only \\u escapes were looked at)', async () => {
+    const before = await state();
+    for (const literal of ['"k\\b"', '"k\\f"', '"k\\u0001"']) {
+      const reply = await gql(`mutation { createApiKey(name: ${literal}) { id } }`);
+      expect(reply.body.errors).toEqual([
+        expect.objectContaining({ message: 'name: must not contain control characters', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }),
+      ]);
+    }
+    const surrogate = await gql('mutation ($n: String!) { updateMe(name: $n) { name } }', { n: '\ud800' });
+    expect(surrogate.body.errors?.[0]?.message).toBe('n: must not contain lone surrogates (not valid Unicode)');
+    expect(await state()).toBe(before);
+  });
+
+  it('refuses DateTime values that are no date (2020-02-30 was read as March 1st)', async () => {
+    for (const from of ['2020-02-30', '2021-02-29', '2020-01-01T24:00:00Z', '2020-01-01T00:00Z']) {
+      const reply = await gql('query ($from: DateTime) { pageViews(from: $from) }', { from });
+      expect(reply.body.errors?.[0]?.message, from).toMatch(/DateTime: must be an ISO 8601 date or date-time/);
+    }
+    for (const from of ['2020-02-29', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00.123+01:00']) {
+      expect((await gql('query ($from: DateTime) { pageViews(from: $from) }', { from })).body.data, from).toEqual({ pageViews: expect.any(Number) });
+    }
+  });
+});
