@@ -4,6 +4,7 @@ import type { Database, Db } from './db/client.js';
 import type { Logger } from './logger.js';
 import { createAnalyticsService } from './modules/analytics/service.js';
 import { createApiKeyService } from './modules/apikeys/service.js';
+import { createCredentialWatch } from './modules/auth/credential-watch.js';
 import { createAuthService } from './modules/auth/service.js';
 import type { EventBus } from './modules/events/bus.js';
 import type { OnCommitted } from './modules/events/outbox.js';
@@ -31,15 +32,17 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
+  // Watches the credentials of open subscriptions, so revoking one ends its streams (credential-watch.ts).
+  const credentials = createCredentialWatch({ query: deps.query });
   return {
-    auth: createAuthService(deps),
+    auth: createAuthService({ ...deps, credentials }),
     users: createUserService(deps),
     lessons: createLessonService(deps),
     docs: createDocsService(deps),
     analytics: createAnalyticsService(deps),
     webhooks: createWebhookService(deps),
-    apiKeys: createApiKeyService(deps),
-    events: createEventService(deps),
+    apiKeys: createApiKeyService({ ...deps, credentials }),
+    events: createEventService({ ...deps, credentials }),
     eventLog: createEventLogService(deps),
     limits: createLimitService(deps),
   };

@@ -3,10 +3,14 @@
 // refresh tokens at once on every instance, and that nobody reaches someone else's.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { expectError } from './support/assert.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { sql, startTestServer, type TestServer } from './support/server.js';
+import { sleep, waitFor } from './support/wait.js';
 
 let server: TestServer;
 let other: TestServer;
@@ -45,6 +49,66 @@ async function account(): Promise<{ email: string; password: string; login(userA
 }
 
 const sessions = (token: string) => api.get('/api/v1/sessions', { token });
+
+const EVENTS = 'subscription { events(types: ["analytics.hit"]) { path } }';
+
+interface Stream {
+  /** Resolves once the stream is delivering (a page view made after it opened has arrived). */
+  live(): Promise<void>;
+  /** Resolves once `path` has arrived. */
+  received(path: string): Promise<void>;
+  /** Resolves with the errors the stream ended with. */
+  ended: Promise<readonly { message: string; extensions?: Record<string, unknown> }[]>;
+  close(): void;
+}
+
+/** Subscription.events with `credential` over graphql-sse (distinct connections) or graphql-ws. */
+function stream(transport: 'sse' | 'ws', on: TestServer, credential: string): Stream {
+  const paths: string[] = [];
+  let end!: (errors: readonly { message: string; extensions?: Record<string, unknown> }[]) => void;
+  const ended = new Promise<readonly { message: string; extensions?: Record<string, unknown> }[]>((resolve) => (end = resolve));
+  const sink = {
+    // graphql-sse carries an error that ends the stream as a last result with `errors`.
+    next: (r: { data?: { events: { path: string } } | null; errors?: readonly { message: string }[] }) => {
+      if (r.data) paths.push(r.data.events.path);
+      if (r.errors) end(r.errors);
+    },
+    error: (error: unknown) => end(Array.isArray(error) ? error : [{ message: String(error) }]),
+    complete: () => end([]),
+  };
+  const authorization = `Bearer ${credential}`;
+  let close: () => void;
+  if (transport === 'sse') {
+    const sse = createSseClient({ url: `${on.url}/graphql`, singleConnection: false, headers: { authorization }, retryAttempts: 0 });
+    const unsubscribe = sse.subscribe({ query: EVENTS }, sink);
+    close = () => {
+      unsubscribe();
+      sse.dispose();
+    };
+  } else {
+    const ws = createWsClient({ url: `${on.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization }, retryAttempts: 0, lazy: true });
+    const unsubscribe = ws.subscribe({ query: EVENTS }, sink);
+    close = () => {
+      unsubscribe();
+      void ws.dispose();
+    };
+  }
+  const received = (path: string) => waitFor(`${path} on the ${transport} stream`, () => paths.includes(path), 20_000).then(() => undefined);
+  return {
+    received,
+    async live() {
+      // Page views until one made after subscribing arrives (the stream is registered by then).
+      const probe = `/probe/${randomBytes(4).toString('hex')}`;
+      for (let i = 0; !paths.some((p) => p.startsWith(probe)); i++) {
+        if (i > 100) throw new Error(`the ${transport} stream never went live`);
+        expect((await api.post('/api/analytics/views', { path: `${probe}/${i}` })).status).toBe(202);
+        await sleep(100);
+      }
+    },
+    ended,
+    close: () => close(),
+  };
+}
 
 describe('GET /api/v1/sessions', () => {
   it("lists the caller's live sessions, newest first, with their user agents, marking the current one and showing no token", async () => {
@@ -119,6 +183,39 @@ describe('DELETE /api/v1/sessions/{id}', () => {
     expect((await api.post('/api/auth/refresh', { refreshToken: phone.refreshToken })).status).toBe(200);
     // Ending it again: it is no longer a live session.
     expectError(await api.delete(`/api/v1/sessions/${laptopId}`, { token: phone.token }), 404, 'Session not found');
+  });
+
+  it('ends the subscriptions its tokens opened, over SSE here and a WebSocket on the other instance, with UNAUTHENTICATED', async () => {
+    const user = await account();
+    const laptop = await user.login('Laptop/1.0');
+    const phone = await user.login('Phone/2.0');
+    const laptopId = ((await sessions(laptop.token)).body.items as { id: string; current: boolean }[]).find((s) => s.current)!.id;
+    const overSse = stream('sse', server, laptop.token);
+    const overWs = stream('ws', other, laptop.token);
+    // The phone's stream goes on.
+    const phoneStream = stream('sse', server, phone.token);
+    await Promise.all([overSse, overWs, phoneStream].map((s) => s.live()));
+
+    expect((await api.delete(`/api/v1/sessions/${laptopId}`, { token: phone.token })).status).toBe(204);
+    for (const ended of await Promise.all([overSse.ended, overWs.ended])) {
+      expect(ended).toMatchObject([{ message: 'Missing or invalid token', extensions: { code: 'UNAUTHENTICATED' } }]);
+    }
+    const path = `/after-revoke/${randomBytes(4).toString('hex')}`;
+    expect((await api.post('/api/analytics/views', { path })).status).toBe(202);
+    await phoneStream.received(path);
+    phoneStream.close();
+  });
+
+  it('an API key revoked ends the subscriptions it opened', async () => {
+    const user = await account();
+    const { token } = await user.login('Script/1');
+    const created = await api.post('/api/v1/api-keys', { name: 'streamer' }, { token });
+    expect(created.status).toBe(201);
+    const { id, key } = created.body as { id: string; key: string };
+    const keyed = stream('ws', other, key);
+    await keyed.live();
+    expect((await api.delete(`/api/v1/api-keys/${id}`, { token })).status).toBe(204);
+    expect(await keyed.ended).toMatchObject([{ message: 'Missing or invalid token', extensions: { code: 'UNAUTHENTICATED' } }]);
   });
 
   it("answers 404 for someone else's session and leaves it working", async () => {

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Caller } from '../../context.js';
+import type { CredentialWatch } from '../auth/credential-watch.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
@@ -48,7 +49,7 @@ const toApiKeyView = (k: ApiKey): ApiKeyView => ({
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
 });
 
-export function createApiKeyService({ db }: { db: Db }) {
+export function createApiKeyService({ db, credentials }: { db: Db; credentials?: Pick<CredentialWatch, 'checkNow'> }) {
   return {
     /** A new key of the caller's; the response is the only place the key appears. */
     async create({ caller, input }: { caller: Caller; input: unknown }): Promise<CreatedApiKeyView> {
@@ -82,6 +83,7 @@ export function createApiKeyService({ db }: { db: Db }) {
         data: { revokedAt: new Date() },
       });
       if (revoked.count === 0) throw notFound(`API key ${id}`);
+      credentials?.checkNow(); // the streams it opened end at once
     },
   };
 }

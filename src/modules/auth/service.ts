@@ -12,6 +12,7 @@ import { lookupId, newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { API_KEY_PREFIX, hashApiKey } from '../apikeys/service.js';
 import { recordEvent, type OnCommitted } from '../events/outbox.js';
+import type { CredentialWatch } from './credential-watch.js';
 import { toMe, type MeView } from '../users/service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { loginInput, refreshInput, registerInput, type TokenPair } from './schemas.js';
@@ -56,9 +57,11 @@ interface Deps {
   config: Pick<Config, 'jwtKeys' | 'accessTokenTtl' | 'refreshTokenTtl'>;
   log?: Logger;
   onCommitted?: OnCommitted;
+  /** Told when a session is revoked here, so the streams it opened end at once. */
+  credentials?: Pick<CredentialWatch, 'checkNow'>;
 }
 
-export function createAuthService({ db, query, config, log, onCommitted }: Deps) {
+export function createAuthService({ db, query, config, log, onCommitted, credentials }: Deps) {
   // CryptoKeys imported once (jose would otherwise import one on every sign and verify), each named
   // by its `kid`: the first key signs, every key verifies, so keys rotate by listing the new one
   // first and dropping the old one once its tokens have expired (or at once, to end them).
@@ -181,6 +184,7 @@ export function createAuthService({ db, query, config, log, onCommitted }: Deps)
 
   async function revokeSession(sessionId: string, reason: string): Promise<void> {
     await db.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: reason } });
+    credentials?.checkNow();
   }
 
   /**
@@ -347,6 +351,7 @@ export function createAuthService({ db, query, config, log, onCommitted }: Deps)
         data: { revokedAt: new Date(), revokedReason: 'revoked by its user' },
       });
       if (ended.count === 0) throw notFound('Session');
+      credentials?.checkNow();
     },
   };
 }

@@ -2,11 +2,14 @@
 // commit order with no gap and no duplicate at the seam.
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
-import { badInput } from '../../errors.js';
+import { badInput, unauthenticated } from '../../errors.js';
+import type { CredentialWatch } from '../auth/credential-watch.js';
 import { BusOverflow, type EventBus, type PositionedEvent } from './bus.js';
 import { EVENT_TYPES, type EventPayload } from './outbox.js';
 
 const PAGE = 500;
+/** What a stream's wait resolves to when its credential is revoked meanwhile. */
+const REVOKED = Symbol('revoked');
 
 export interface StreamOptions {
   caller: Caller;
@@ -36,7 +39,7 @@ export class SubscriberTooSlow extends Error {
   }
 }
 
-export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
+export function createEventService({ db, bus, credentials }: { db: Db; bus: EventBus; credentials?: CredentialWatch }) {
   /** Stored events with position in (from, to], in order. */
   async function* stored(from: number, to = Number.MAX_SAFE_INTEGER): AsyncGenerator<PositionedEvent> {
     for (let last = from; ; ) {
@@ -69,7 +72,7 @@ export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
      * several instances) from the database. A subscriber more than the bus's buffer behind ends
      * with SubscriberTooSlow.
      */
-    async stream({ types, after }: StreamOptions): Promise<AsyncIterableIterator<PositionedEvent>> {
+    async stream({ caller, types, after }: StreamOptions): Promise<AsyncIterableIterator<PositionedEvent>> {
       const unknown = (types ?? []).find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
       if (unknown) throw badInput('types', `unknown event name ${JSON.stringify(unknown)}`);
       const wanted = types?.length ? new Set(types) : null;
@@ -154,13 +157,28 @@ export function createEventService({ db, bus }: { db: Db; bus: EventBus }) {
         ended = true;
         await live?.return?.();
       };
+      // Revoking the session (or API key) the stream was opened with ends it, as it ends every
+      // other use of that credential: with the contract's 403 (credential-watch.ts).
+      const credential = credentials?.watch(caller);
+      const revoked = credential?.revoked.then((): typeof REVOKED => REVOKED);
+      const end = async (value?: unknown) => {
+        credential?.release();
+        await stop();
+        return events.return(value as undefined);
+      };
       const iterator: AsyncIterableIterator<PositionedEvent> = {
-        next: () => events.next(),
-        return: async (value?: unknown) => {
-          await stop();
-          return events.return(value as undefined);
+        next: async () => {
+          const next = revoked ? await Promise.race([events.next(), revoked]) : await events.next();
+          if (next !== REVOKED) {
+            if (next.done) credential?.release();
+            return next;
+          }
+          await end();
+          throw unauthenticated();
         },
+        return: end,
         throw: async (error?: unknown) => {
+          credential?.release();
           await stop();
           return events.throw(error);
         },
