@@ -8,6 +8,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateKey } from '../src/http/body.js';
+import { getIntrospectionQuery } from 'graphql';
+import { documentNesting, MAX_DOCUMENT_NESTING } from '../src/graphql/use-no-nul.js';
 import { inputProblem } from '../src/http/validation.js';
 import { expectError } from './support/assert.js';
 import { client, type Client } from './support/http.js';
@@ -132,6 +134,20 @@ describe('GraphQL', () => {
     const surrogate = await gql('mutation ($n: String!) { updateMe(name: $n) { name } }', { n: '\ud800' });
     expect(surrogate.body.errors?.[0]?.message).toBe('n: must not contain lone surrogates (not valid Unicode)');
     expect(await state()).toBe(before);
+  });
+
+  it('refuses a document nested thousands of levels deep as a syntax error (the parser overflowed its stack: "Unexpected error.")', async () => {
+    for (const query of ['{ me '.repeat(5_000), `${'{ me '.repeat(5_000)}${'}'.repeat(5_000)}`, `{ lessons(after: ${'['.repeat(10_000)}) { pageInfo { hasNextPage } } }`]) {
+      const reply = await gql(query);
+      expect(reply.status).toBeLessThan(500);
+      expect(reply.body.errors).toEqual([
+        expect.objectContaining({ message: 'Syntax Error: the document is nested more than 64 levels deep.', extensions: expect.objectContaining({ code: 'GRAPHQL_PARSE_FAILED' }) }),
+      ]);
+    }
+    // Braces in strings and comments are not nesting.
+    const quoted = await gql(`{ user(id: "${'{'.repeat(100)}") { id } } # ${'{'.repeat(100)}`);
+    expect(quoted.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(documentNesting(getIntrospectionQuery())).toBeLessThan(MAX_DOCUMENT_NESTING);
   });
 
   it('refuses DateTime values that are no date (2020-02-30 was read as March 1st)', async () => {

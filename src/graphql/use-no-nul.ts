@@ -1,7 +1,9 @@
 // The one input rule (src/http/validation.ts) on the GraphQL side: a String argument or variable
 // holding U+0000 (which PostgreSQL text cannot store), another control character or a lone
 // surrogate, or a variable nested too deeply, ends the operation before any resolver runs, with a
-// BAD_USER_INPUT error naming it, as REST's 400 does. `ID` arguments are left to the
+// BAD_USER_INPUT error naming it, as REST's 400 does. And a document nested deeper than any real
+// one is a syntax error before it is parsed: graphql-js parses recursively, and a few thousand
+// levels (`{ me { me { …`, 25 kB) overflowed its stack, a RangeError masked as "Unexpected error.". `ID` arguments are left to the
 // services, which answer an id no row can have with their NOT_FOUND, as the REST paths do.
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import {
@@ -60,6 +62,31 @@ function refusedField(schema: GraphQLSchema, document: DocumentNode, variables: 
   return found;
 }
 
+/** Braces, brackets and parentheses: far more than the depth limit (12) and any introspection query need. */
+export const MAX_DOCUMENT_NESTING = 64;
+
+/** How deep `source` nests `{`, `[` and `(` outside strings and comments, stopping past `limit`. */
+export function documentNesting(source: string, limit = MAX_DOCUMENT_NESTING): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length && deepest <= limit; i++) {
+    const c = source[i];
+    if (c === '{' || c === '[' || c === '(') deepest = Math.max(deepest, ++depth);
+    else if (c === '}' || c === ']' || c === ')') depth--;
+    else if (c === '#') {
+      while (i < source.length && source[i] !== '\n' && source[i] !== '\r') i++;
+    } else if (c === '"') {
+      if (source.startsWith('"""', i)) {
+        const end = source.indexOf('"""', i + 3);
+        i = end < 0 ? source.length : end + 2;
+      } else {
+        for (i++; i < source.length && source[i] !== '"' && source[i] !== '\n'; i++) if (source[i] === '\\') i++;
+      }
+    }
+  }
+  return deepest;
+}
+
 export function useNoNul(): Plugin {
   const refuse = (schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>> | undefined) => {
     const refused = refusedField(schema, document, variables);
@@ -70,6 +97,13 @@ export function useNoNul(): Plugin {
     return { data: null, errors: [createGraphQLError(error.message, { extensions: { code: error.code, status: error.status, details: error.details } })] };
   };
   return {
+    onParse({ params }) {
+      const source: unknown = params.source;
+      const text = typeof source === 'string' ? source : (source as { body?: unknown } | undefined)?.body;
+      if (typeof text === 'string' && documentNesting(text) > MAX_DOCUMENT_NESTING) {
+        throw createGraphQLError(`Syntax Error: the document is nested more than ${MAX_DOCUMENT_NESTING} levels deep.`, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+      }
+    },
     onExecute({ args, setResultAndStopExecution }) {
       const result = refuse(args.schema, args.document, args.variableValues ?? undefined);
       if (result) setResultAndStopExecution(result);
