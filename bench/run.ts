@@ -297,7 +297,8 @@ async function main(): Promise<void> {
   };
   if (settings.profileDir) await mkdir(settings.profileDir, { recursive: true });
   const profiling: { args: string[]; env: Record<string, string> } = settings.profileDir
-    ? { args: ['--import', './bench/lib/cpu-profile-preload.ts'], env: { BENCH_PROFILE_DIR: settings.profileDir } }
+    ? // tsx only to load the preload (TypeScript): the service itself is the compiled dist/.
+      { args: ['--import', 'tsx', '--import', './bench/lib/cpu-profile-preload.ts'], env: { BENCH_PROFILE_DIR: settings.profileDir } }
     : { args: [], env: {} };
   const selected = scenarios.filter(
     (s) => s.isBaseline || ((!s.diagnostic || settings.diagnostics) && (!settings.only || s.name.includes(settings.only))),
