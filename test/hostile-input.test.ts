@@ -150,6 +150,19 @@ describe('GraphQL', () => {
     expect(documentNesting(getIntrospectionQuery())).toBeLessThan(MAX_DOCUMENT_NESTING);
   });
 
+  it('refuses a subscription whose `after` id no event can have with BAD_USER_INPUT (NUL reached PostgreSQL: "Unexpected error.")', async () => {
+    for (const after of ['evt_\\u0000', 'x'.repeat(100)]) {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: `subscription { events(after: "${after}") { id } }` }),
+      });
+      const text = await res.text();
+      expect(text, after).toContain('"message":"after: unknown or expired event id"');
+      expect(text, after).toContain('"code":"BAD_USER_INPUT"');
+    }
+  });
+
   it('refuses DateTime values that are no date (2020-02-30 was read as March 1st)', async () => {
     for (const from of ['2020-02-30', '2021-02-29', '2020-01-01T24:00:00Z', '2020-01-01T00:00Z']) {
       const reply = await gql('query ($from: DateTime) { pageViews(from: $from) }', { from });

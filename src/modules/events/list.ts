@@ -18,7 +18,8 @@ import type { EventPayload } from './outbox.js';
 export const DEFAULT_EVENT_PAGE = 100;
 export const MAX_EVENT_PAGE = 1000;
 /** `evt_` and a lower-case ULID (src/ids.ts): anything else cannot name a stored event. */
-const EVENT_ID = /^evt_[0-9a-z]{26}$/;
+/** What an event id looks like: anything else (a NUL, a 1 MB string) is unknown without a lookup. */
+export const EVENT_ID = /^evt_[0-9a-z]{26}$/;
 
 export interface EventListFieldNames {
   types: string;
