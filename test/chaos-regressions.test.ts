@@ -3,9 +3,14 @@
 // - a pooled client handed from a finished query straight to a waiting caller had no 'error'
 //   listener, so PostgreSQL's "terminating connection" arriving in the same read ended the process;
 // - the query such a broken client then refuses ("not queryable") was answered 500, not 503;
-// - a live event published while Redis was away ended the process (an unhandled rejection).
+// - a live event published while Redis was away ended the process (an unhandled rejection);
+// - a transaction slowed past Prisma's default 5 s (a queue on one row, a starved event loop) was
+//   thrown away at its next statement and answered 500.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPgPool } from '../src/db/client.js';
+import { createPgPool, openDatabase } from '../src/db/client.js';
 import { isDatabaseUnavailable } from '../src/errors.js';
 import { createEventBus } from '../src/modules/events/bus.js';
 import { PG_ADMIN_URL } from './support/server.js';
@@ -45,6 +50,23 @@ describe('a PostgreSQL restart under load', () => {
     } finally {
       // Without the fix the handed client is never released: do not wait for it.
       await Promise.race([pool.end(), sleep(2_000)]);
+    }
+  });
+});
+
+describe('slow transactions', () => {
+  it('a transaction that runs past 5 s still commits', { timeout: 30_000 }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-chaos-'));
+    const db = await openDatabase({ databaseUrl: PG_ADMIN_URL, dataDir, dbPoolSize: 2 });
+    try {
+      const result = await db.prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 AS slept FROM pg_sleep(6)`;
+        return tx.$queryRaw<{ ok: number }[]>`SELECT 1 AS ok`;
+      });
+      expect(result[0]?.ok).toBe(1);
+    } finally {
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

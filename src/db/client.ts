@@ -119,6 +119,15 @@ export function createPgPool(connectionString: string, max: number): pg.Pool {
   return pool;
 }
 
+/**
+ * Interactive transactions (a change and its event) may wait this long for a connection and run
+ * this long. Prisma's defaults (2 s, 5 s) turned writes that were merely slow into 500s after the
+ * client had waited for them: under load (scripts/soak.ts: 200 clients on two cores, a queue of
+ * updates to one row, a CPU-starved event loop between a transaction's statements) a transaction
+ * ran past 5 s and Prisma threw it away at its next statement ("expired transaction").
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+
 export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> & {
   /** Called for every SQL statement Prisma sends (tests count queries with it). */
   onQuery?: (sql: string) => void;
@@ -131,7 +140,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const adapterFactory = new PrismaPg(pool);
     const migrationPool = createPgPool(options.databaseUrl, 2);
     const migrationAdapter = new PrismaPg(migrationPool);
-    const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined });
+    const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined, transactionOptions: TRANSACTION_OPTIONS });
     if (options.onQuery) prisma.$on('query' as never, (e: { query: string }) => options.onQuery!(e.query));
     const query = async <T>(text: string, params: unknown[]) => {
       options.onQuery?.(text);
@@ -171,7 +180,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   await mkdir(dir, { recursive: true });
   const pglite = await PGlite.create(dir);
   const adapterFactory = new PrismaPGlite(pglite);
-  const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined });
+  const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined, transactionOptions: TRANSACTION_OPTIONS });
   if (options.onQuery) prisma.$on('query' as never, (e: { query: string }) => options.onQuery!(e.query));
   const query = async <T>(text: string, params: unknown[]) => {
     options.onQuery?.(text);
