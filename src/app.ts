@@ -64,14 +64,16 @@ export interface AppDeps {
   metrics: Metrics;
   /** Called once a change's events have committed (the server wakes its event relay). */
   onEventsCommitted?: () => void;
+  /** Called when an ADMIN made webhook deliveries due now (the server wakes its webhook worker). */
+  onDeliveriesDue?: () => void;
 }
 
-export function createApp({ config, db, bus, limits, log, metrics, responseCache, plugins = [], onEventsCommitted }: AppDeps) {
+export function createApp({ config, db, bus, limits, log, metrics, responseCache, plugins = [], onEventsCommitted, onDeliveriesDue }: AppDeps) {
   const onCommitted: OnCommitted = async (events) => {
     onEventsCommitted?.();
     await responseCache.invalidate(events);
   };
-  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted });
+  const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted, onDeliveriesDue });
   const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
   const isGraphiQLPage = (request: Request, url: URL) =>
     config.graphiql && url.pathname === GRAPHQL_PATH && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');

@@ -68,12 +68,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const metrics = createMetrics();
   const responseCache = createResponseCache({ redisUrl: config.redisUrl, prefix: responseCachePrefix(databaseIdentity), log });
   const stopInvalidating = invalidateOnEvents(bus, responseCache);
-  /** Wakes the event relay (set once the workers run). */
-  const relayWaker: { wake?: () => void } = {};
+  /** Wake the event relay and the webhook worker (set once the workers run). */
+  const wakers: { relay?: () => void; dispatcher?: () => void } = {};
   // A change that recorded events has committed (over HTTP or a WebSocket): this instance's relay
-  // positions and publishes them at once (see relay.ts).
-  const onEventsCommitted = () => relayWaker.wake?.();
-  const { yoga, webSocketContext } = createApp({ config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins, onEventsCommitted });
+  // positions and publishes them at once (see relay.ts). An ADMIN's test, retry or recovery: the
+  // webhook worker sends it at once.
+  const { yoga, webSocketContext } = createApp({
+    config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins,
+    onEventsCommitted: () => wakers.relay?.(),
+    onDeliveriesDue: () => wakers.dispatcher?.(),
+  });
 
   // Every request goes to Yoga, its body read first and limited (see readNodeBody).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -100,9 +104,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  const { all: workers, relay } = createWorkers({ db, bus, config, log, metrics });
+  const { all: workers, relay, dispatcher } = createWorkers({ db, bus, config, log, metrics });
   for (const worker of workers) worker.start();
-  relayWaker.wake = () => relay.wake?.();
+  wakers.relay = () => relay.wake?.();
+  wakers.dispatcher = () => dispatcher.wake?.();
   log.info({ url, database: db.kind, redis: Boolean(config.redisUrl) }, 'listening');
   return {
     url,

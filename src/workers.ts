@@ -26,8 +26,8 @@ export interface WorkerDeps {
   metrics?: Pick<Metrics, 'eventsPositioned' | 'webhookAttempt'>;
 }
 
-/** Every worker of an instance, and its event relay (which the server wakes after writes). */
-export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): { all: Worker[]; relay: Worker } {
+/** Every worker of an instance, and the two the server wakes: the event relay and the webhook worker. */
+export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): { all: Worker[]; relay: Worker; dispatcher: Worker } {
   const dispatcher = createDispatcher({ db, config, log: log.child({ worker: 'webhooks' }), onAttempt: metrics?.webhookAttempt });
   const relay = createRelay({
     db: db.prisma,
@@ -39,5 +39,5 @@ export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): { 
     onDeliveriesDue: () => dispatcher.wake?.(),
   });
   const pageViewFold = createPageViewFold({ db: db.prisma, log: log.child({ worker: 'page-view-fold' }) });
-  return { all: [relay, dispatcher, pageViewFold], relay };
+  return { all: [relay, dispatcher, pageViewFold], relay, dispatcher };
 }

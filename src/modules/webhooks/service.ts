@@ -151,7 +151,11 @@ export interface ListDeliveriesOptions extends PageOptions {
   id: string;
 }
 
-export function createWebhookService({ db, config }: { db: Db; config: Config }) {
+/**
+ * `onDeliveriesDue`: told when an ADMIN made deliveries due now (a test, a retry, a recovery, an
+ * endpoint enabled again), so this instance's worker sends them at once instead of at its next look.
+ */
+export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; config: Config; onDeliveriesDue?: () => void }) {
   const allowPrivate = () => config.webhook.allowPrivateTargets;
 
   async function findEndpoint(id: string): Promise<WebhookEndpoint> {
@@ -214,7 +218,7 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
       const data = parseWith(updateWebhookInput, input, '');
       if (data.url !== undefined) await assertDeliverableUrl(data.url, allowPrivate());
       const { enabled, ...fields } = data;
-      return db.$transaction(async (tx) => {
+      const updated = await db.$transaction(async (tx) => {
         const current = await tx.webhookEndpoint.findUnique({ where: { id: lookupId('Webhook', id) }, select: { enabled: true } });
         if (!current) throw notFound(`Webhook ${id}`);
         const state =
@@ -227,8 +231,10 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
               enabled === false && current.enabled
               ? { enabled: false, disabledReason: DISABLED_BY_ADMIN }
               : {};
-        return toWebhookView(await tx.webhookEndpoint.update({ where: { id }, data: { ...fields, ...state } }));
+        return { view: toWebhookView(await tx.webhookEndpoint.update({ where: { id }, data: { ...fields, ...state } })), enabledAgain: 'enabled' in state && state.enabled };
       });
+      if (updated.enabledAgain) onDeliveriesDue?.();
+      return updated.view;
     },
 
     /** Deletes the endpoint with its deliveries and attempts. */
@@ -243,7 +249,9 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
       assertAdmin(caller);
       await findEndpoint(id);
       try {
-        return await enqueueTest(id);
+        const queued = await enqueueTest(id);
+        onDeliveriesDue?.();
+        return queued;
       } catch (error) {
         // Deleted between the check and the insert: the foreign key says so.
         if ((error as { code?: unknown }).code === 'P2003') throw notFound(`Webhook ${id}`);
@@ -276,6 +284,7 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
       });
       const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: id }, include: withAttempts });
       if (!delivery) throw notFound(`Delivery ${deliveryId}`);
+      onDeliveriesDue?.();
       return toDeliveryView(delivery);
     },
 
@@ -297,6 +306,7 @@ export function createWebhookService({ db, config }: { db: Db; config: Config })
         where: { endpointId: id, status: 'FAILED', createdAt: { gte: from }, ...oneMoreAttempt.where },
         data: oneMoreAttempt.data(),
       });
+      if (count) onDeliveriesDue?.();
       return { count };
     },
 
