@@ -1,0 +1,322 @@
+// Hostile input, generated (issue 11, item 1). Driven by the service's own openapi.json and GraphQL
+// schema (both read from the running server), fast-check sends every REST operation hostile path
+// ids, query values and bodies, every GraphQL root field hostile arguments and variables, and
+// both garbage credentials and bodies that are no request at all. Every case is hostile, sent as
+// the ADMIN (so that a refusal is for the input, not the caller), and must be refused: a 4xx in
+// the contract's shape with `code` = status (REST), or GraphQL errors that are never the masked
+// unexpected kind; and nothing in the database may change (a checksum of every table after each
+// case). FUZZ_RUNS sets the cases per operation (`npm run fuzz` runs many more than `npm test`);
+// a failure prints fast-check's seed and path: replay it with FUZZ_SEED and FUZZ_PATH.
+import fc from 'fast-check';
+import { buildClientSchema, getIntrospectionQuery, type GraphQLField, type GraphQLInputType, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { garbageAuthCase, garbageAuthorization, hostileRestCase, restOperations, type JsonSchema, type RestCase, type RestFixtures, type RestOperation } from './support/fuzz.js';
+import { fieldOperation, hostileFieldCase, malformedGraphQLBody, malformedGraphQLGet, type GraphQLCase, type GraphQLFixtures } from './support/fuzz-graphql.js';
+import { client, type Client, type Reply } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+/** Cases per operation, per GraphQL field and per property of the rest. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
+const SEED = process.env.FUZZ_SEED === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(process.env.FUZZ_SEED);
+const PATH = process.env.FUZZ_PATH;
+const TIMEOUT = Math.max(120_000, RUNS * 4_000);
+
+/** GraphQL root fields anyone may use (the REST routes without a token, as the contract lists them). */
+const PUBLIC_FIELDS = new Set(['login', 'register', 'refreshToken', 'logout', 'user', 'docs', 'pageViews', 'recordPageView']);
+/** No delivery exists (one would be attempted in the background, changing the database mid-run). */
+const MISSING_DELIVERY = 'dlv_01kzzzzzzzzzzzzzzzzzzzzzzz';
+
+let server: TestServer;
+let api: Client;
+let db: pg.Client;
+let token: string;
+let fixtures: { userId: string; lessonId: string; webhookId: string; keyId: string; sessionId: string; refreshToken: string };
+const counts = { rest: 0, restAuth: 0, graphql: 0, graphqlAuth: 0, malformed: 0 };
+
+beforeAll(async () => {
+  server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
+  api = client(server.url);
+  token = (await api.loginAs('ada')).token;
+  // A second session of Ada's: the one the session routes name, and whose refresh token the auth routes get.
+  const other = await api.loginAs('ada');
+  const me = await api.get('/api/v1/user/me', { token });
+  const lesson = await api.post('/api/v1/lessons', { title: 'Fuzz target', body: 'A draft the fuzz cases name.' }, { token });
+  const webhook = await api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/fuzz', events: ['lesson.published'] }, { token });
+  const key = await api.post('/api/v1/api-keys', { name: 'fuzz target' }, { token });
+  const sessions = await api.get('/api/v1/sessions', { token });
+  const session = (sessions.body.items as { id: string; current: boolean }[]).find((s) => !s.current);
+  expect([me.status, lesson.status, webhook.status, key.status, sessions.status]).toEqual([200, 201, 201, 201, 200]);
+  fixtures = { userId: me.body.id, lessonId: lesson.body.id, webhookId: webhook.body.id, keyId: key.body.id, sessionId: session!.id, refreshToken: other.refreshToken };
+  db = new pg.Client({ connectionString: server.databaseUrl });
+  await db.connect();
+  console.log(`fuzz: FUZZ_RUNS=${RUNS} FUZZ_SEED=${SEED}${PATH ? ` FUZZ_PATH=${PATH}` : ''}`);
+});
+
+afterAll(async () => {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  console.log(`fuzz: ${total} hostile cases (REST ${counts.rest}, REST garbage credentials ${counts.restAuth}, GraphQL fields ${counts.graphql}, ` +
+    `GraphQL garbage credentials ${counts.graphqlAuth}, malformed GraphQL requests ${counts.malformed}); FUZZ_RUNS=${RUNS} FUZZ_SEED=${SEED}`);
+  await db?.end();
+  await server?.stop();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Nothing changes: every row of every table, compared after each case (lastUsedAt aside: using a credential may
+// record that, at most once a minute).
+
+let tablesQuery: string | undefined;
+async function snapshot(): Promise<Record<string, string>> {
+  if (!tablesQuery) {
+    const { rows } = await db.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`,
+    );
+    tablesQuery = rows
+      .map(({ name }) => {
+        const row = `(to_jsonb(t) - 'lastUsedAt')::text`;
+        return `SELECT '${name}' AS name, coalesce(string_agg(${row}, E'\\n' ORDER BY ${row}), '') AS rows FROM "${name}" t`;
+      })
+      .join(' UNION ALL ');
+  }
+  const { rows } = await db.query<{ name: string; rows: string }>(tablesQuery);
+  return Object.fromEntries(rows.map((r) => [r.name, r.rows]));
+}
+
+let baseline: Record<string, string> | undefined;
+/** Fails when a table changed since the last case; the next case compares with the new state. */
+async function expectNothingChanged(): Promise<void> {
+  const now = await snapshot();
+  const before = baseline ?? now;
+  baseline = now;
+  const changed = Object.keys(now).filter((t) => now[t] !== before[t]);
+  // Which rows, for the report: the tables are the demo data and a few fixtures.
+  const rows = (text: string | undefined) => new Set((text ?? '').split('\n'));
+  const diff = changed.flatMap((t) => {
+    const [was, is] = [rows(before[t]), rows(now[t])];
+    return [...[...was].filter((r) => !is.has(r)).map((r) => `- ${t} ${r}`), ...[...is].filter((r) => !was.has(r)).map((r) => `+ ${t} ${r}`)];
+  });
+  expect(diff, 'rows changed by a hostile request').toEqual([]);
+}
+
+/** fc.assert with this run's seed (and path, to replay one failure), cases counted. */
+async function holds<T>(arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, count: keyof typeof counts, runs = RUNS): Promise<void> {
+  await expectNothingChanged();
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async (value) => {
+      counts[count]++;
+      await check(value);
+      await expectNothingChanged();
+    }),
+    { numRuns: runs, seed: SEED, ...(PATH ? { path: PATH } : {}) },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST
+
+async function send(c: RestCase): Promise<Reply> {
+  return api.request(c.method, c.path, { headers: c.headers, body: c.body });
+}
+
+/** A 4xx in the contract's error shape, `code` = status. */
+function expectRefused(reply: Reply, what: string): void {
+  const context = `${what} -> ${reply.status} ${reply.text.slice(0, 300)}`;
+  expect(reply.status, context).toBeGreaterThanOrEqual(400);
+  expect(reply.status, context).toBeLessThan(500);
+  expect(reply.headers.get('content-type'), context).toMatch(/^application\/json/);
+  const { error, code, message, details, ...rest } = (reply.body ?? {}) as Record<string, unknown>;
+  expect({ error, code, extra: Object.keys(rest) }, context).toEqual({ error: true, code: reply.status, extra: [] });
+  expect(typeof message === 'string' && message.length > 0, context).toBe(true);
+  if (details !== undefined) expect(details !== null && typeof details === 'object' && !Array.isArray(details), context).toBe(true);
+}
+
+let operations: RestOperation[];
+let restFixtures: RestFixtures;
+
+describe('REST, from openapi.json', () => {
+  beforeAll(async () => {
+    const doc = await api.get('/api/openapi.json');
+    operations = restOperations(doc.body);
+    const realId = (op: RestOperation, name: string): string => {
+      if (name === 'deliveryId') return MISSING_DELIVERY;
+      if (op.path.startsWith('/api/users/')) return fixtures.userId;
+      if (op.path.startsWith('/api/v1/sessions/')) return fixtures.sessionId;
+      if (op.path.startsWith('/api/v1/webhooks/')) return fixtures.webhookId;
+      if (op.path.startsWith('/api/v1/api-keys/')) return fixtures.keyId;
+      if (op.path.startsWith('/api/v1/lessons')) return fixtures.lessonId;
+      throw new Error(`no fixture for ${name} of ${op.operationId}`);
+    };
+    const samples = (op: RestOperation): Record<string, unknown> => {
+      switch (op.operationId) {
+        case 'login':
+          return { email: 'ada@example.com', password: 'lovelace-1815' };
+        case 'register':
+          return { email: 'fuzz-new@example.com', password: 'fuzz-password-1', name: 'Fuzz' };
+        default:
+          return { refreshToken: fixtures.refreshToken, url: 'https://example.com/fuzz', events: ['lesson.published'], since: '2020-01-01', path: '/fuzz' };
+      }
+    };
+    restFixtures = { ids: realId, samples, token };
+  });
+
+  it('finds every operation in the document', () => {
+    // The contract's routes, so that a broken document cannot pass by offering nothing to fuzz.
+    expect(operations.length).toBeGreaterThanOrEqual(30);
+    expect(operations.map((o) => o.operationId)).toEqual(expect.arrayContaining(['login', 'updateMe', 'getUser', 'createLesson', 'createWebhook', 'retryWebhookDelivery', 'revokeApiKey', 'listEvents']));
+  });
+
+  it('refuses hostile path ids, query values and bodies on every operation, in the contract\'s shape, changing nothing', async () => {
+    for (const op of operations) {
+      await holds(hostileRestCase(op, restFixtures), async (c) => expectRefused(await send(c), c.hostile), 'rest');
+    }
+  }, TIMEOUT);
+
+  it('answers garbage credentials with 403 on every operation that needs them, changing nothing', async () => {
+    const guarded = operations.filter((op) => op.auth);
+    expect(guarded.length).toBeGreaterThanOrEqual(20);
+    for (const op of guarded) {
+      await holds(garbageAuthCase(op, restFixtures), async (c) => {
+        const reply = await send(c);
+        expectRefused(reply, `${c.hostile} ${JSON.stringify((c.headers.authorization ?? '').slice(0, 80))} on ${op.operationId}`);
+        expect(reply.status).toBe(403);
+      }, 'restAuth', Math.max(2, Math.ceil(RUNS / 2)));
+    }
+  }, TIMEOUT);
+});
+
+// ---------------------------------------------------------------------------------------------
+// GraphQL
+
+interface GraphQLReply {
+  status: number;
+  results: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] }[];
+  text: string;
+}
+
+async function sendGraphQL(body: string, operation: GraphQLCase['operation'], headers: Record<string, string>): Promise<GraphQLReply> {
+  const stream = operation === 'subscription';
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/graphql-response+json, application/json', ...headers },
+    body,
+    // A refused subscription ends at once; one that was accepted would stay open.
+    signal: stream ? AbortSignal.timeout(10_000) : undefined,
+  });
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (error) {
+    throw new Error(`the subscription was not refused: it stayed open (${String(error)})`);
+  }
+  if (!stream || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    let parsed: GraphQLReply['results'][number] | undefined;
+    try {
+      parsed = JSON.parse(text) as GraphQLReply['results'][number];
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, results: parsed ? [parsed] : [], text };
+  }
+  const results = text
+    .split('\n\n')
+    .filter((event) => /^event: next$/m.test(event))
+    .map((event) => JSON.parse(event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('\n')) as GraphQLReply['results'][number]);
+  return { status: res.status, results, text };
+}
+
+/** Status < 500; GraphQL errors, none of them masked; no root field answered. */
+function expectGraphQLRefused(reply: GraphQLReply, what: string): void {
+  const context = `${what} -> ${reply.status} ${reply.text.slice(0, 400)}`;
+  expect(reply.status, context).toBeLessThan(500);
+  expect(reply.results.length, context).toBeGreaterThan(0);
+  for (const result of reply.results) {
+    expect(result.errors?.length ?? 0, context).toBeGreaterThan(0);
+    for (const error of result.errors ?? []) {
+      expect(error.message, context).not.toBe('Unexpected error.');
+      expect(error.extensions?.code, context).not.toBe('INTERNAL_SERVER_ERROR');
+    }
+    for (const value of Object.values(result.data ?? {})) expect(value, context).toBeNull();
+  }
+}
+
+let schema: GraphQLSchema;
+let rootFields: { operation: GraphQLCase['operation']; field: GraphQLField<unknown, unknown> }[];
+let graphqlFixtures: GraphQLFixtures;
+
+describe('GraphQL, from the schema by introspection', () => {
+  beforeAll(async () => {
+    const introspection = await api.graphql(getIntrospectionQuery(), undefined, { token });
+    schema = buildClientSchema(introspection.body.data as IntrospectionQuery);
+    rootFields = (['query', 'mutation', 'subscription'] as const).flatMap((operation) => {
+      const type = operation === 'query' ? schema.getQueryType() : operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+      return Object.values(type?.getFields() ?? {}).map((field) => ({ operation, field }));
+    });
+    const doc = await api.get('/api/openapi.json');
+    const stringRules: Record<string, JsonSchema> = {};
+    for (const op of restOperations(doc.body)) {
+      for (const [name, rule] of Object.entries(op.body?.properties ?? {})) stringRules[name] ??= rule;
+    }
+    const ids: Record<string, string> = {
+      lesson: fixtures.lessonId, updateLesson: fixtures.lessonId, publishLesson: fixtures.lessonId, user: fixtures.userId, revokeApiKey: fixtures.keyId,
+      revokeSession: fixtures.sessionId,
+    };
+    const sample = (field: string, name: string, _type: GraphQLInputType): unknown => {
+      if (name === 'id') return ids[field] ?? fixtures.webhookId;
+      if (name === 'webhookId') return fixtures.webhookId;
+      if (name === 'deliveryId') return MISSING_DELIVERY;
+      if (field === 'login') return { email: 'ada@example.com', password: 'lovelace-1815' }[name];
+      if (field === 'register') return { email: 'fuzz-new@example.com', password: 'fuzz-password-1', name: 'Fuzz' }[name];
+      return {
+        refreshToken: fixtures.refreshToken, name: 'Fuzz', title: 'Fuzz', body: 'Fuzz', path: '/fuzz', url: 'https://example.com/fuzz', events: ['lesson.published'],
+        since: '2020-01-01T00:00:00Z',
+      }[name];
+    };
+    graphqlFixtures = { sample, stringRules };
+  });
+
+  it('finds the contract\'s root fields in the schema', () => {
+    const names = rootFields.map((f) => `${f.operation}.${f.field.name}`);
+    expect(names).toEqual(expect.arrayContaining(['query.me', 'query.lessons', 'query.events', 'mutation.updateMe', 'mutation.createWebhook', 'subscription.events']));
+  });
+
+  it('refuses hostile arguments and variables on every query, mutation and subscription field, never as an unexpected error, changing nothing', async () => {
+    for (const { operation, field } of rootFields) {
+      await holds(hostileFieldCase(operation, field, graphqlFixtures), async (c) => {
+        expectGraphQLRefused(await sendGraphQL(c.body, c.operation, { authorization: `Bearer ${token}` }), `${c.hostile} on ${operation}.${field.name}`);
+      }, 'graphql');
+    }
+  }, TIMEOUT);
+
+  it('refuses garbage credentials on every field that needs them', async () => {
+    const guarded = rootFields.filter((f) => !PUBLIC_FIELDS.has(f.field.name) || f.operation === 'subscription');
+    const fieldArb = fc.constantFrom(...guarded);
+    await holds(fc.tuple(fieldArb, garbageAuthorization(token)), async ([{ operation, field }, authorization]) => {
+      const { body } = fieldOperation(operation, field, graphqlFixtures);
+      const reply = await sendGraphQL(body, operation, { authorization });
+      expectGraphQLRefused(reply, `${JSON.stringify(authorization.slice(0, 80))} on ${operation}.${field.name}`);
+      const codes = reply.results.flatMap((r) => (r.errors ?? []).map((e) => e.extensions?.code));
+      expect(codes, reply.text.slice(0, 300)).toContain('UNAUTHENTICATED');
+    }, 'graphqlAuth', Math.max(20, RUNS * 5));
+  }, TIMEOUT);
+
+  it('answers bodies and GET query strings that are no GraphQL request with GraphQL errors, never an unexpected one, changing nothing', async () => {
+    await holds(malformedGraphQLBody(), async ({ body, contentType }) => {
+      const reply = await sendGraphQL(body, 'mutation', { authorization: `Bearer ${token}`, 'content-type': contentType });
+      // A body that is not declared as JSON is Yoga's 415 (GraphQL over HTTP allows it): refused, with no body to read.
+      if (reply.status === 415 && !contentType.startsWith('application/json')) return;
+      expectGraphQLRefused(reply, `${contentType} ${body.slice(0, 200)}`);
+    }, 'malformed', Math.max(30, RUNS * 10));
+    await holds(malformedGraphQLGet(), async ({ search }) => {
+      const res = await fetch(`${server.url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/graphql-response+json, application/json' } });
+      const text = await res.text();
+      let result: GraphQLReply['results'][number] | undefined;
+      try {
+        result = JSON.parse(text) as GraphQLReply['results'][number];
+      } catch {
+        result = undefined;
+      }
+      expectGraphQLRefused({ status: res.status, results: result ? [result] : [], text }, `GET /graphql?${search.slice(0, 200)}`);
+    }, 'malformed', Math.max(20, RUNS * 5));
+  }, TIMEOUT);
+});
