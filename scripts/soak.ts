@@ -14,8 +14,8 @@
 // and prints p99 latency per kind of traffic and a summary table. Exit code 1 when any check fails.
 //
 // Environment: SOAK_DURATION_S (600), SOAK_CLIENTS (200), SOAK_DRAIN_S (how long the end waits for
-// deliveries to arrive; default 20, or 60 from 300 s runs), SOAK_SABOTAGE=receiver|subscriber (one
-// receiver or subscriber forgets an event: the run must then fail), SOAK_NODE_IMPORT (a module
+// deliveries to arrive; default 20, or 60 from 300 s runs), SOAK_SABOTAGE=receiver,subscriber (a
+// receiver, a subscriber, or both forget an event: the run must then fail), SOAK_NODE_IMPORT (a module
 // preloaded into each instance with --import, for diagnostics).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { fixed, mb, table } from '../bench/lib/report.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
-import { checkStream, judge, percentile, rssFlatness, unrecorded, POSTGRES_GRACE_MS, RSS_TOLERANCE_FRACTION, RSS_TOLERANCE_MIN_KB, type FaultWindow, type StoredEvent, type Verdict } from './soak/checks.js';
+import { checkStream, judge, percentile, rssFlatness, unrecorded, POSTGRES_GRACE_MS, RSS_TOLERANCE_FRACTION, RSS_TOLERANCE_MIN_KB, RSS_WARMING_FRACTION, WARM_AFTER_MS, type FaultWindow, type StoredEvent, type Verdict } from './soak/checks.js';
 import { startCluster, type Cluster } from './soak/cluster.js';
 import { startInfra, type Infra } from './soak/infra.js';
 import { startReceivers, type ReceiverSpec, type Receivers } from './soak/receivers.js';
@@ -33,7 +33,7 @@ import { startTraffic, type Kind } from './soak/traffic.js';
 const DURATION_S = Number(process.env.SOAK_DURATION_S ?? 600);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 200);
 const DRAIN_S = Number(process.env.SOAK_DRAIN_S ?? (DURATION_S >= 300 ? 60 : 20));
-const SABOTAGE = process.env.SOAK_SABOTAGE ?? '';
+const SABOTAGE = new Set((process.env.SOAK_SABOTAGE ?? '').split(',').filter(Boolean));
 const INSTANCES = 2;
 const SUBSCRIBERS_PER_TRANSPORT = 4;
 const FREE_LIMIT = 100;
@@ -139,7 +139,7 @@ interface Check {
 }
 
 async function main(): Promise<number> {
-  log(`duration ${DURATION_S} s, ${CLIENTS} clients, ${INSTANCES} instances${SABOTAGE ? `, SABOTAGE=${SABOTAGE}` : ''}`);
+  log(`duration ${DURATION_S} s, ${CLIENTS} clients, ${INSTANCES} instances${SABOTAGE.size ? `, SOAK_SABOTAGE=${[...SABOTAGE].join(',')}` : ''}`);
   infra = await startInfra(log);
   dataDir = mkdtempSync(join(tmpdir(), 'learnstream-soak-data-'));
   const env: Record<string, string> = {
@@ -174,7 +174,7 @@ async function main(): Promise<number> {
 
   // The receivers and their endpoints.
   const specs: ReceiverSpec[] = [
-    { name: 'all events', kind: 'ok', delayMs: 0, events: EVENT_NAMES, forgetOne: SABOTAGE === 'receiver' },
+    { name: 'all events', kind: 'ok', delayMs: 0, events: EVENT_NAMES, forgetOne: SABOTAGE.has('receiver') },
     { name: 'page views', kind: 'ok', delayMs: 0, events: ['analytics.hit'] },
     { name: 'flaky (500 to 1 in 10)', kind: 'flaky', delayMs: 0, events: EVENT_NAMES },
     { name: `slow (${SLOW_RECEIVER_MS} ms)`, kind: 'slow', delayMs: SLOW_RECEIVER_MS, events: ['user.created', 'user.updated', 'lesson.published', 'lesson.updated'] },
@@ -199,7 +199,7 @@ async function main(): Promise<number> {
   log(`baseline event ${baseline.id} at position ${baseline.position}`);
 
   for (let i = 0; i < SUBSCRIBERS_PER_TRANSPORT; i++) {
-    subscribers.push(startSseSubscriber(`SSE ${i + 1}`, i, cluster, member, baseline.id, SABOTAGE === 'subscriber' && i === 0));
+    subscribers.push(startSseSubscriber(`SSE ${i + 1}`, i, cluster, member, baseline.id, SABOTAGE.has('subscriber') && i === 0));
     subscribers.push(startWsSubscriber(`WS ${i + 1}`, i, cluster, member, baseline.id));
   }
   await sleep(500);
@@ -291,7 +291,7 @@ async function main(): Promise<number> {
   const subscriberRows: string[][] = [];
   for (const s of subscribers) {
     const c = checkStream(positionedEvents, s.connections);
-    const drops = [...s.drops].map(([reason, n]) => `${reason} ×${n}`).join(', ') || 'none';
+    const drops = [...s.drops].map(([reason, d]) => `${reason} ×${d.count} (first +${fixed((d.firstAt - trafficStart) / 1000)} s)`).join(', ') || 'none';
     const pass = c.missing === 0 && c.outOfOrder === 0 && c.unexpected === 0 && s.badErrors.length === 0;
     subscriberRows.push([s.name, String(c.received), String(c.missing), String(c.duplicates), String(c.outOfOrder), String(s.connections.length - 1), drops]);
     checks.push({
@@ -365,13 +365,18 @@ async function main(): Promise<number> {
   const windowMs = DURATION_S >= 180 ? 60_000 : (DURATION_S * 1000) / 3;
   const rssRows: string[][] = [];
   for (const inst of cluster.instances) {
-    const f = rssFlatness(inst.rss, trafficEnd - windowMs, trafficEnd);
+    const from = trafficEnd - windowMs;
+    const warming = from - inst.startedAt < WARM_AFTER_MS;
+    const f = rssFlatness(inst.rss, from, trafficEnd, warming);
     const all = inst.rss.map((s) => s.kb);
-    rssRows.push([inst.name, String(inst.generation), mb(all[0] ?? NaN), mb(Math.max(...all)), mb(f.medianKb), `${fixed(f.growthKb / 1024, 1)} MB`, `${fixed(f.toleranceKb / 1024, 1)} MB`, f.flat ? 'flat' : 'GROWING']);
+    rssRows.push([inst.name + (warming ? ' (warming)' : ''), String(inst.generation), mb(all[0] ?? NaN), mb(Math.max(...all)), mb(f.medianKb), `${fixed(f.growthKb / 1024, 1)} MB`, `${fixed(f.toleranceKb / 1024, 1)} MB`, f.flat ? 'flat' : 'GROWING']);
     checks.push({
       name: `instance ${inst.name}: RSS flat over the last ${windowMs / 1000} s`,
       pass: f.flat,
-      detail: `fitted growth ${fixed(f.growthKb / 1024, 1)} MB over ${f.samples} samples (tolerance ${fixed(f.toleranceKb / 1024, 1)} MB: ${RSS_TOLERANCE_FRACTION * 100} % of the median ${mb(f.medianKb)}, at least ${RSS_TOLERANCE_MIN_KB / 1024} MB)`,
+      detail:
+        `fitted growth ${fixed(f.growthKb / 1024, 1)} MB over ${f.samples} samples (tolerance ${fixed(f.toleranceKb / 1024, 1)} MB: ` +
+        `${(warming ? RSS_WARMING_FRACTION : RSS_TOLERANCE_FRACTION) * 100} % of the median ${mb(f.medianKb)}, at least ${RSS_TOLERANCE_MIN_KB / 1024} MB` +
+        `${warming ? `; its process was ${fixed((from - inst.startedAt) / 1000)} s old when the window opened, under ${WARM_AFTER_MS / 1000} s: still warming up` : ''})`,
     });
   }
 

@@ -24,6 +24,8 @@ export interface Instance {
   rss: RssSample[];
   /** Starts of this instance's process (1 + restarts). */
   generation: number;
+  /** When its current process was started. */
+  startedAt: number;
   /** Log lines at level error (50) or above, by message, with the first of each. */
   errors: Map<string, { count: number; sample: string }>;
 }
@@ -56,6 +58,7 @@ export async function startCluster(count: number, env: Record<string, string>, l
     const child = startNode(instance.name, script, { ...env, PORT: String(instance.port) }, ROOT, process.env.SOAK_NODE_IMPORT ? ['--import', process.env.SOAK_NODE_IMPORT] : []);
     const inst = instance as Instance;
     inst.child = child;
+    inst.startedAt = Date.now();
     child.proc.stdout?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) {
         const level = /^\{"level":(\d+)/.exec(line)?.[1];
@@ -92,7 +95,7 @@ export async function startCluster(count: number, env: Record<string, string>, l
     const started = Date.now();
     // The first builds dist/ if it is stale and migrates and seeds the empty database.
     const inst = await launch(
-      { index: i, name, port, url: `http://127.0.0.1:${port}`, downUntil: 0, rss: [], generation: 0, errors: new Map() },
+      { index: i, name, port, url: `http://127.0.0.1:${port}`, downUntil: 0, rss: [], generation: 0, startedAt: 0, errors: new Map() },
       i === 0 ? 'scripts/start.mjs' : 'dist/main.js',
     );
     instances.push(inst);

@@ -17,8 +17,8 @@ export interface Subscriber {
   /** Ids received, one list per connection, in arrival order. */
   connections: string[][];
   lastId: string;
-  /** Why connections ended (counted by reason). */
-  drops: Map<string, number>;
+  /** Why connections ended: by reason, how often and when first (ms since the epoch). */
+  drops: Map<string, { count: number; firstAt: number }>;
   /** Errors the server sent that a resume cannot explain (BAD_USER_INPUT on `after`, INTERNAL…). */
   badErrors: string[];
   /** Sabotage (SOAK_SABOTAGE=subscriber): drop one received event on the floor. */
@@ -32,7 +32,9 @@ interface Payload {
 }
 
 function countDrop(s: Subscriber, reason: string): void {
-  s.drops.set(reason, (s.drops.get(reason) ?? 0) + 1);
+  const seen = s.drops.get(reason);
+  if (seen) seen.count++;
+  else s.drops.set(reason, { count: 1, firstAt: Date.now() });
 }
 
 /** Errors a resume explains: the database down at subscribe time, a too slow subscriber. */
