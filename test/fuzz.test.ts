@@ -84,7 +84,10 @@ async function snapshot(): Promise<Record<string, string>> {
 }
 
 let baseline: Record<string, string> | undefined;
-/** Fails when a table changed since the last case; the next case compares with the new state. */
+/**
+ * Fails when a table changed since the last case; the next case compares with the new state, so
+ * that a failing case (and each step of its shrinking) is blamed for its own changes only.
+ */
 async function expectNothingChanged(): Promise<void> {
   const now = await snapshot();
   const before = baseline ?? now;
@@ -105,8 +108,15 @@ async function holds<T>(arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
       counts[count]++;
-      await check(value);
+      let failure: unknown;
+      try {
+        await check(value);
+      } catch (error) {
+        failure = error;
+      }
+      // Even when the answer failed: what it changed is this case's, not the next one's.
       await expectNothingChanged();
+      if (failure !== undefined) throw failure;
     }),
     { numRuns: runs, seed: SEED, ...(PATH ? { path: PATH } : {}) },
   );

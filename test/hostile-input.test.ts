@@ -123,9 +123,9 @@ describe('requests node refuses before the service sees them', () => {
 describe('GraphQL', () => {
   const gql = (query: string, variables?: Record<string, unknown>) => api.graphql(query, variables, { token });
 
-  it('refuses control characters written as \\b or \\f escapes in a literal (only \\u escapes were looked at)', async () => {
+  it('refuses control characters written as \\b or \\f escapes, or a raw DEL, in a literal (only \\u escapes were looked at)', async () => {
     const before = await state();
-    for (const literal of ['"k\\b"', '"k\\f"', '"k\\u0001"']) {
+    for (const literal of ['"k\\b"', '"k\\f"', '"k\\u0001"', '"k\u007f"']) {
       const reply = await gql(`mutation { createApiKey(name: ${literal}) { id } }`);
       expect(reply.body.errors).toEqual([
         expect.objectContaining({ message: 'name: must not contain control characters', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }),

@@ -37,10 +37,10 @@ function refusedField(schema: GraphQLSchema, document: DocumentNode, variables: 
       .find((v) => v.variable.name.value === name);
     if (!definition || !isId(schema, definition)) return { field: [name, ...found.path].join('.'), problem: found.problem };
   }
-  // A literal NUL or other control character can only be written as an escape: \u, or \b and \f
-  // (the lexer refuses the raw character, and any lone surrogate).
+  // A literal NUL or other control character can only be written as an escape (\u, \b, \f), or
+  // raw as DEL: the lexer refuses the other raw control characters and any lone surrogate.
   const source = document.loc?.source.body;
-  if (source !== undefined && !/\\[ubf]/.test(source)) return undefined;
+  if (source !== undefined && !/\\[ubf]|\u007f/.test(source)) return undefined;
   let found: { field: string; problem: string } | undefined;
   const names: string[] = [];
   const typeInfo = new TypeInfo(schema);
