@@ -188,7 +188,7 @@ describe('REST, from openapi.json', () => {
     for (const op of guarded) {
       await holds(garbageAuthCase(op, restFixtures), async (c) => {
         const reply = await send(c);
-        expectRefused(reply, `${c.hostile} ${JSON.stringify((c.headers.authorization ?? '').slice(0, 80))} on ${op.operationId}`);
+        expectRefused(reply, `${c.hostile} ${JSON.stringify((c.headers.authorization ?? c.headers['x-api-key'] ?? '').slice(0, 80))} on ${op.operationId}`);
         expect(reply.status).toBe(403);
       }, 'restAuth', Math.max(2, Math.ceil(RUNS / 2)));
     }

@@ -332,7 +332,7 @@ export function garbageAuthorization(token: string): fc.Arbitrary<string> {
   );
 }
 
-function restCase(op: RestOperation, fx: RestFixtures, parts: { ids?: Record<string, string>; query?: Record<string, string>; body?: string; contentType?: string; authorization?: string; hostile: string }): RestCase {
+function restCase(op: RestOperation, fx: RestFixtures, parts: { ids?: Record<string, string>; query?: Record<string, string>; body?: string; contentType?: string; authorization?: string; apiKey?: string; hostile: string }): RestCase {
   let path = op.path;
   for (const p of op.parameters.filter((p) => p.in === 'path')) {
     path = path.replace(`{${p.name}}`, parts.ids?.[p.name] ?? encodeURIComponent(fx.ids(op, p.name)));
@@ -341,12 +341,13 @@ function restCase(op: RestOperation, fx: RestFixtures, parts: { ids?: Record<str
   for (const p of op.parameters.filter((p) => p.in === 'query' && p.required)) query[p.name] = encodeURIComponent(fx.ids(op, p.name));
   Object.assign(query, parts.query);
   const search = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');
-  const headers: Record<string, string> = { authorization: parts.authorization ?? `Bearer ${fx.token}` };
+  // An API key in X-API-Key is the credential only without an Authorization header.
+  const headers: Record<string, string> = parts.apiKey !== undefined ? { 'x-api-key': parts.apiKey } : { authorization: parts.authorization ?? `Bearer ${fx.token}` };
   let body = parts.body;
   if (body === undefined && op.body) body = toJsonText(validObject(op.body, fx.samples(op)));
   if (body !== undefined) headers['content-type'] = parts.contentType ?? 'application/json';
   const sent: RestCase = { method: op.method, path: search ? `${path}?${search}` : path, headers, body, hostile: parts.hostile };
-  sent[fc.toStringMethod] = () => `${parts.hostile}: ${op.method} ${abbreviate(sent.path)} ${sent.body === undefined ? '' : abbreviate(sent.body)} ${JSON.stringify({ ...headers, authorization: abbreviate(headers.authorization!, 60) })}`;
+  sent[fc.toStringMethod] = () => `${parts.hostile}: ${op.method} ${abbreviate(sent.path)} ${sent.body === undefined ? '' : abbreviate(sent.body)} ${JSON.stringify(Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, abbreviate(v, 60)])))}`;
   return sent;
 }
 
@@ -374,7 +375,12 @@ export function hostileRestCase(op: RestOperation, fx: RestFixtures): fc.Arbitra
   return fc.oneof(...options);
 }
 
-/** The valid request to an operation that needs credentials, with garbage for them. */
+/** The valid request to an operation that needs credentials, with garbage for them (Authorization or X-API-Key). */
 export function garbageAuthCase(op: RestOperation, fx: RestFixtures): fc.Arbitrary<RestCase> {
-  return garbageAuthorization(fx.token).map((authorization) => restCase(op, fx, { authorization, hostile: 'garbage Authorization' }));
+  const latin1 = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 40 });
+  return fc.oneof(
+    garbageAuthorization(fx.token).map((authorization) => restCase(op, fx, { authorization, hostile: 'garbage Authorization' })),
+    fc.oneof(latin1.map((k) => `lp_${k}`), latin1, fc.constantFrom('lp_', fx.token, `lp_${'x'.repeat(8_000)}`))
+      .map((apiKey) => restCase(op, fx, { apiKey, hostile: 'garbage X-API-Key' })),
+  );
 }
