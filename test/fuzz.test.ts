@@ -6,7 +6,8 @@
 // the contract's shape with `code` = status (REST), or GraphQL errors that are never the masked
 // unexpected kind; and nothing in the database may change (a checksum of every table after each
 // case). FUZZ_RUNS sets the cases per operation (`npm run fuzz` runs many more than `npm test`);
-// a failure prints fast-check's seed and path: replay it with FUZZ_SEED and FUZZ_PATH.
+// a failure names its operation or field and prints fast-check's seed and path, and the command
+// that replays it alone (FUZZ_ONLY, FUZZ_SEED, FUZZ_PATH).
 import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type GraphQLField, type GraphQLInputType, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import pg from 'pg';
@@ -21,6 +22,8 @@ import { startTestServer, type TestServer } from './support/server.js';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
 const SEED = process.env.FUZZ_SEED === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(process.env.FUZZ_SEED);
 const PATH = process.env.FUZZ_PATH;
+/** One operation or field only (the label a failure names). */
+const ONLY = process.env.FUZZ_ONLY;
 const TIMEOUT = Math.max(120_000, RUNS * 4_000);
 
 /** GraphQL root fields anyone may use (the REST routes without a token, as the contract lists them). */
@@ -106,24 +109,33 @@ async function expectNothingChanged(): Promise<void> {
   expect(diff, 'rows changed by a hostile request').toEqual([]);
 }
 
-/** fc.assert with this run's seed (and path, to replay one failure), cases counted. */
-async function holds<T>(arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, count: keyof typeof counts, runs = RUNS): Promise<void> {
+/**
+ * fc.assert with this run's seed (and path, to replay one failure), cases counted, under a label
+ * (the operation or field): a failure names the command that replays it alone, FUZZ_ONLY=<label>.
+ */
+async function holds<T>(label: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, count: keyof typeof counts, runs = RUNS): Promise<void> {
+  if (ONLY !== undefined && label !== ONLY) return;
   await expectNothingChanged();
-  await fc.assert(
-    fc.asyncProperty(arbitrary, async (value) => {
-      counts[count]++;
-      let failure: unknown;
-      try {
-        await check(value);
-      } catch (error) {
-        failure = error;
-      }
-      // Even when the answer failed: what it changed is this case's, not the next one's.
-      await expectNothingChanged();
-      if (failure !== undefined) throw failure;
-    }),
-    { numRuns: runs, seed: SEED, ...(PATH ? { path: PATH } : {}) },
-  );
+  try {
+    await fc.assert(
+      fc.asyncProperty(arbitrary, async (value) => {
+        counts[count]++;
+        let failure: unknown;
+        try {
+          await check(value);
+        } catch (error) {
+          failure = error;
+        }
+        // Even when the answer failed: what it changed is this case's, not the next one's.
+        await expectNothingChanged();
+        if (failure !== undefined) throw failure;
+      }),
+      { numRuns: runs, seed: SEED, ...(PATH ? { path: PATH } : {}) },
+    );
+  } catch (error) {
+    const path = /path: "([^"]*)"/.exec(String(error))?.[1] ?? '';
+    throw new Error(`${label}: replay with FUZZ_ONLY='${label}' FUZZ_SEED=${SEED} FUZZ_PATH='${path}' FUZZ_RUNS=${RUNS} npm run fuzz\n${String(error)}`, { cause: error });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +194,7 @@ describe('REST, from openapi.json', () => {
 
   it('refuses hostile path ids, query values and bodies on every operation, in the contract\'s shape, changing nothing', async () => {
     for (const op of operations) {
-      await holds(hostileRestCase(op, restFixtures), async (c) => expectRefused(await send(c), c.hostile), 'rest');
+      await holds(`rest ${op.operationId}`, hostileRestCase(op, restFixtures), async (c) => expectRefused(await send(c), c.hostile), 'rest');
     }
   }, TIMEOUT);
 
@@ -190,7 +202,7 @@ describe('REST, from openapi.json', () => {
     const guarded = operations.filter((op) => op.auth);
     expect(guarded.length).toBeGreaterThanOrEqual(20);
     for (const op of guarded) {
-      await holds(garbageAuthCase(op, restFixtures), async (c) => {
+      await holds(`rest credentials ${op.operationId}`, garbageAuthCase(op, restFixtures), async (c) => {
         const reply = await send(c);
         expectRefused(reply, `${c.hostile} ${JSON.stringify((c.headers.authorization ?? c.headers['x-api-key'] ?? '').slice(0, 80))} on ${op.operationId}`);
         expect(reply.status).toBe(403);
@@ -296,7 +308,7 @@ describe('GraphQL, from the schema by introspection', () => {
 
   it('refuses hostile arguments and variables on every query, mutation and subscription field, never as an unexpected error, changing nothing', async () => {
     for (const { operation, field } of rootFields) {
-      await holds(hostileFieldCase(operation, field, graphqlFixtures), async (c) => {
+      await holds(`graphql ${operation}.${field.name}`, hostileFieldCase(operation, field, graphqlFixtures), async (c) => {
         expectGraphQLRefused(await sendGraphQL(c.body, c.operation, { authorization: `Bearer ${token}` }), `${c.hostile} on ${operation}.${field.name}`);
       }, 'graphql');
     }
@@ -305,7 +317,7 @@ describe('GraphQL, from the schema by introspection', () => {
   it('refuses garbage credentials on every field that needs them', async () => {
     const guarded = rootFields.filter((f) => !PUBLIC_FIELDS.has(f.field.name) || f.operation === 'subscription');
     const fieldArb = fc.constantFrom(...guarded);
-    await holds(fc.tuple(fieldArb, garbageAuthorization(token)), async ([{ operation, field }, authorization]) => {
+    await holds('graphql credentials', fc.tuple(fieldArb, garbageAuthorization(token)), async ([{ operation, field }, authorization]) => {
       const { body } = fieldOperation(operation, field, graphqlFixtures);
       const reply = await sendGraphQL(body, operation, { authorization });
       expectGraphQLRefused(reply, `${JSON.stringify(authorization.slice(0, 80))} on ${operation}.${field.name}`);
@@ -315,13 +327,13 @@ describe('GraphQL, from the schema by introspection', () => {
   }, TIMEOUT);
 
   it('answers bodies and GET query strings that are no GraphQL request with GraphQL errors, never an unexpected one, changing nothing', async () => {
-    await holds(malformedGraphQLBody(), async ({ body, contentType }) => {
+    await holds('graphql malformed POST', malformedGraphQLBody(), async ({ body, contentType }) => {
       const reply = await sendGraphQL(body, 'mutation', { authorization: `Bearer ${token}`, 'content-type': contentType });
       // A body that is not declared as JSON is Yoga's 415 (GraphQL over HTTP allows it): refused, with no body to read.
       if (reply.status === 415 && !contentType.startsWith('application/json')) return;
       expectGraphQLRefused(reply, `${contentType} ${body.slice(0, 200)}`);
     }, 'malformed', Math.max(30, RUNS * 10));
-    await holds(malformedGraphQLGet(), async ({ search }) => {
+    await holds('graphql malformed GET', malformedGraphQLGet(), async ({ search }) => {
       const res = await fetch(`${server.url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/graphql-response+json, application/json' } });
       const text = await res.text();
       let result: GraphQLReply['results'][number] | undefined;
