@@ -5,12 +5,20 @@
 // - the query such a broken client then refuses ("not queryable") was answered 500, not 503;
 // - a live event published while Redis was away ended the process (an unhandled rejection);
 // - a transaction slowed past Prisma's default 5 s (a queue on one row, a starved event loop) was
-//   thrown away at its next statement and answered 500.
+//   thrown away at its next statement and answered 500;
+// - every event a subscription delivered stayed in memory (a Promise.race per event against the
+//   never-settling "credential revoked" promise): the heap grew for as long as streams were open.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPgPool, openDatabase } from '../src/db/client.js';
+import type { Caller } from '../src/context.js';
+import { createPgPool, openDatabase, type Db } from '../src/db/client.js';
+import { createCredentialWatch } from '../src/modules/auth/credential-watch.js';
+import { createEventService } from '../src/modules/events/service.js';
 import { isDatabaseUnavailable } from '../src/errors.js';
 import { createEventBus } from '../src/modules/events/bus.js';
 import { PG_ADMIN_URL } from './support/server.js';
@@ -68,6 +76,37 @@ describe('slow transactions', () => {
       await db.close();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a long subscription', () => {
+  it('does not keep the events it has delivered', { timeout: 60_000 }, async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const bus = createEventBus({ channel: 'learnstream:events:chaos-memory' });
+    // Only what a stream without `after` reads: the newest position, and nothing stored after it.
+    const db = { event: { aggregate: async () => ({ _max: { position: 0n } }), findMany: async () => [] } } as unknown as Db;
+    const credentials = createCredentialWatch({ query: async () => [] }); // never revoked
+    const events = createEventService({ db, bus, credentials });
+    const caller = { userId: 'usr_x', role: 'MEMBER', tier: 'FREE', sessionId: 'ses_x' } as unknown as Caller;
+    const stream = await events.stream({ caller });
+    const N = 20_000;
+    const heap = () => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const before = heap();
+    let read = 0;
+    for (let i = 1; i <= N; i++) {
+      bus.publish({ id: `evt_${i}`, position: i, payload: { event: 'analytics.hit', timestamp: new Date().toISOString(), path: `/${randomBytes(1_000).toString('hex')}` } });
+      const next = await stream.next();
+      if (!next.done) read++;
+    }
+    const grownMb = (heap() - before) / 1048576;
+    await stream.return?.();
+    expect(read).toBe(N);
+    // Kept, they are ~50 MB (20,000 events of 2 kB each).
+    expect(grownMb).toBeLessThan(10);
   });
 });
 
