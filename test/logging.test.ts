@@ -107,7 +107,7 @@ describe('request logging', () => {
     expect(server.logText()).not.toContain('/private-page');
   });
 
-  it('never logs passwords or tokens', async () => {
+  it('never logs passwords or tokens, nor echoes them in an error', async () => {
     const password = `log-test-password-${randomUUID()}`;
     const email = `logging-${randomUUID()}@example.com`;
     const registered = await api.post('/api/auth/register', { email, password, name: 'Logger' });
@@ -117,16 +117,20 @@ describe('request logging', () => {
     expect(refreshed.status).toBe(200);
     // The used refresh token again (reuse detection), a wrong password, a malformed body,
     // a bad bearer token, GraphQL with the password in variables and inline.
-    expect((await api.post('/api/auth/refresh', { refreshToken: login.refreshToken })).status).toBe(401);
+    /** The answers that refused something: none may echo a secret either. */
+    const errors: { status: number; text: string }[] = [];
+    const refused = <T extends { status: number; text: string }>(reply: T) => (errors.push(reply), reply);
+    expect(refused(await api.post('/api/auth/refresh', { refreshToken: login.refreshToken })).status).toBe(401);
     const wrongPassword = `wrong-${password}`;
-    expect((await api.post('/api/auth/login', { email, password: wrongPassword })).status).toBe(401);
-    expect((await api.post('/api/auth/login', `{"email":"${email}","password":"${password}"`)).status).toBe(400);
-    expect((await api.post('/api/auth/login', { email, password, extra: true })).status).toBe(400);
+    expect(refused(await api.post('/api/auth/login', { email, password: wrongPassword })).status).toBe(401);
+    expect(refused(await api.post('/api/auth/login', `{"email":"${email}","password":"${password}"`)).status).toBe(400);
+    expect(refused(await api.post('/api/auth/login', { email, password, extra: true })).status).toBe(400);
     const badToken = `${login.token.slice(0, -4)}AAAA`;
-    expect((await api.get('/api/v1/user/me', { token: badToken })).status).toBe(403);
+    expect(refused(await api.get('/api/v1/user/me', { token: badToken })).status).toBe(403);
+    expect(refused(await api.graphql('{ me { id } }', {}, { token: badToken })).body.errors).toHaveLength(1);
     const gql = await api.graphql('mutation ($e: String!, $p: String!) { login(email: $e, password: $p) { token refreshToken } }', { e: email, p: password });
     expect(gql.body.data.login.token).toBeTruthy();
-    await api.graphql(`mutation { login(email: "${email}", password: "${wrongPassword}") { token } }`);
+    expect(refused(await api.graphql(`mutation { login(email: "${email}", password: "${wrongPassword}") { token } }`)).body.errors).toHaveLength(1);
     await api.post('/api/auth/logout', { refreshToken: refreshed.body.refreshToken });
 
     const secrets = [
@@ -142,6 +146,8 @@ describe('request logging', () => {
     }
     // Not even the signature part of a JWT.
     for (const token of [login.token, badToken]) expect(text).not.toContain(token.split('.')[2]!);
+    expect(errors).toHaveLength(7);
+    for (const { text: body } of errors) for (const secret of [...secrets, badToken.split('.')[2]!]) expect(body).not.toContain(secret);
   });
 });
 
