@@ -167,6 +167,8 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       // (A Promise.race against it per event added a reaction to that never-settling promise each
       // time, holding every event it had raced: the soak saw the heap grow by ~80 MB a minute.)
       let revokedNow = false;
+      /** The revocation has been reported (thrown once): the stream is over. */
+      let reported = false;
       let interrupt: (() => void) | undefined;
       void credential?.revoked.then(() => {
         revokedNow = true;
@@ -179,6 +181,9 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       };
       const iterator: AsyncIterableIterator<PositionedEvent> = {
         next: async () => {
+          // Asked again after it ended with the error: done, not the error again (at once, in a
+          // loop of microtasks, that starved the event loop).
+          if (reported) return { value: undefined, done: true };
           const next = credential
             ? await new Promise<IteratorResult<PositionedEvent> | typeof REVOKED>((resolve, reject) => {
                 if (revokedNow) return resolve(REVOKED);
@@ -190,6 +195,7 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
             if (next.done) credential?.release();
             return next;
           }
+          reported = true;
           await end();
           throw unauthenticated();
         },
