@@ -14,6 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import { Agent, request, type ClientRequest } from 'node:http';
 import { fixed, mb, table } from './lib/report.js';
+import { readSse } from './lib/sse.js';
 import type { Sampler } from './lib/proc.js';
 
 const QUERY = 'subscription { events { id event timestamp path } }';
@@ -80,27 +81,14 @@ function openSubscriber(url: URL, token: string, agent: Agent): { sub: Subscribe
       (res) => {
         sub.status = res.statusCode;
         resolve();
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk: string) => {
+        readSse(res, (_event, data) => {
+          if (!data) return; // the complete event
           const at = Date.now();
-          buffer += chunk;
-          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-            const message = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const data = message
-              .split('\n')
-              .filter((l) => l.startsWith('data:'))
-              .map((l) => l.slice(5).trimStart())
-              .join('\n');
-            if (!data) continue; // a ping (": ...") or the complete event
-            const parsed = JSON.parse(data) as { data?: { events?: { id: string; timestamp: string; path: string } }; errors?: unknown[] };
-            const e = parsed.data?.events;
-            if (e) sub.received.set(e.id, { at, timestamp: e.timestamp, path: e.path });
-            else if (parsed.errors) sub.error = JSON.stringify(parsed.errors).slice(0, 200);
-          }
+          const parsed = JSON.parse(data) as { data?: { events?: { id: string; timestamp: string; path: string } }; errors?: unknown[] };
+          const e = parsed.data?.events;
+          if (e) sub.received.set(e.id, { at, timestamp: e.timestamp, path: e.path });
+          else if (parsed.errors) sub.error = JSON.stringify(parsed.errors).slice(0, 200);
         });
-        res.on('error', () => {});
       },
     );
     sub.req.on('error', (error) => {

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSse } from '../bench/lib/sse.js';
 import { client, type Client } from './support/http.js';
 import { sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
@@ -46,27 +47,6 @@ function record(sub: RawSub, result: Result): void {
   if (result.errors) sub.errors.push(...result.errors);
   const e = result.data?.events;
   if (e) sub.events.push({ id: e.id, path: e.p0 });
-}
-
-/** Server-sent events from a node response: calls `onEvent(event, data)` per message. */
-function readSse(res: IncomingMessage, onEvent: (event: string, data: string) => void): void {
-  res.setEncoding('utf8');
-  let buffer = '';
-  res.on('data', (chunk: string) => {
-    buffer += chunk;
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const message = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of message.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-      }
-      if (data.length || event !== 'message') onEvent(event, data.join('\n'));
-    }
-  });
-  res.on('error', () => {});
 }
 
 /** Pauses a response for real: no 'data', and the socket stops reading, so TCP's window closes. */

@@ -6,6 +6,7 @@
 import { request, type ClientRequest } from 'node:http';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { readSse } from '../../bench/lib/sse.js';
 import type { Cluster } from './cluster.js';
 
 const QUERY = 'subscription Soak($after: ID) { events(after: $after) { id event } }';
@@ -29,6 +30,11 @@ export interface Subscriber {
 interface Payload {
   data?: { events?: { id: string; event: string } | null } | null;
   errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+/** A subscriber's record, empty: it resumes after `after`; `close` ends its transport. */
+function newSubscriber(name: string, transport: Subscriber['transport'], after: string, forgetOne: boolean, close: () => void): Subscriber {
+  return { name, transport, connections: [], lastId: after, drops: new Map(), badErrors: [], forgetOne, close };
 }
 
 function countDrop(s: Subscriber, reason: string): void {
@@ -61,19 +67,10 @@ function onPayload(s: Subscriber, ids: string[], payload: Payload): void {
 export function startSseSubscriber(name: string, home: number, cluster: Cluster, token: string, after: string, forgetOne = false): Subscriber {
   let closed = false;
   let current: ClientRequest | undefined;
-  const s: Subscriber = {
-    name,
-    transport: 'sse',
-    connections: [],
-    lastId: after,
-    drops: new Map(),
-    badErrors: [],
-    forgetOne,
-    close: () => {
-      closed = true;
-      current?.destroy();
-    },
-  };
+  const s = newSubscriber(name, 'sse', after, forgetOne, () => {
+    closed = true;
+    current?.destroy();
+  });
   const connect = () => {
     if (closed) return;
     const inst = cluster.pick(home);
@@ -103,24 +100,12 @@ export function startSseSubscriber(name: string, home: number, cluster: Cluster,
         countDrop(s, `HTTP ${res.statusCode}`);
         res.resume();
       }
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const message = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = message
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .map((l) => l.slice(5).trimStart())
-            .join('\n');
-          if (!data) continue; // a ping, or `event: complete`
-          try {
-            onPayload(s, ids, JSON.parse(data) as Payload);
-          } catch {
-            if (s.badErrors.length < 20) s.badErrors.push(`unparsable SSE data: ${data.slice(0, 120)}`);
-          }
+      readSse(res, (_event, data) => {
+        if (!data) return; // `event: complete`
+        try {
+          onPayload(s, ids, JSON.parse(data) as Payload);
+        } catch {
+          if (s.badErrors.length < 20) s.badErrors.push(`unparsable SSE data: ${data.slice(0, 120)}`);
         }
       });
       res.on('end', () => again('stream ended'));
@@ -137,19 +122,10 @@ export function startSseSubscriber(name: string, home: number, cluster: Cluster,
 export function startWsSubscriber(name: string, home: number, cluster: Cluster, token: string, after: string, forgetOne = false): Subscriber {
   let closed = false;
   let client: Client | undefined;
-  const s: Subscriber = {
-    name,
-    transport: 'ws',
-    connections: [],
-    lastId: after,
-    drops: new Map(),
-    badErrors: [],
-    forgetOne,
-    close: () => {
-      closed = true;
-      void client?.dispose();
-    },
-  };
+  const s = newSubscriber(name, 'ws', after, forgetOne, () => {
+    closed = true;
+    void client?.dispose();
+  });
   const connect = () => {
     if (closed) return;
     const inst = cluster.pick(home);
