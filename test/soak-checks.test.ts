@@ -101,11 +101,6 @@ describe('rssFlatness', () => {
     expect(f.growthKb).toBeGreaterThan(f.toleranceKb);
   });
 
-  it('gives a process still warming up room for its heap to grow, but not for a leak', () => {
-    expect(rssFlatness(series((i) => 200_000 + i * 1_000), T, T + 59_000, true).flat).toBe(true); // +58 MB at ~230 MB
-    expect(rssFlatness(series((i) => 200_000 + i * 3_000), T, T + 59_000, true).flat).toBe(false); // +174 MB
-  });
-
   it('does not call too few samples flat', () => {
     expect(rssFlatness(series(() => 200_000).slice(0, 3), T, T + 59_000).flat).toBe(false);
   });
