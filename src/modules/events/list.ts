@@ -18,8 +18,18 @@ import type { EventPayload } from './outbox.js';
 export const DEFAULT_EVENT_PAGE = 100;
 export const MAX_EVENT_PAGE = 1000;
 /** `evt_` and a lower-case ULID (src/ids.ts): anything else cannot name a stored event. */
-/** What an event id looks like: anything else (a NUL, a 1 MB string) is unknown without a lookup. */
-export const EVENT_ID = /^evt_[0-9a-z]{26}$/;
+const EVENT_ID = /^evt_[0-9a-z]{26}$/;
+
+/**
+ * The position of the event `after` names, for the list and the stream alike; BAD_USER_INPUT
+ * naming `field` when no positioned event has that id. Checked before the lookup: a NUL (which
+ * PostgreSQL text cannot hold) or a 1 MB string never reaches the database.
+ */
+export async function positionAfter(db: Db, after: string, field: string): Promise<bigint> {
+  const row = EVENT_ID.test(after) ? await db.event.findUnique({ where: { id: after }, select: { position: true } }) : null;
+  if (!row || row.position === null) throw badInput(field, 'unknown or expired event id');
+  return row.position;
+}
 
 export interface EventListFieldNames {
   types: string;
@@ -106,15 +116,7 @@ export function createEventLogService({ db }: { db: Db }) {
       }
       if (since && Number.isNaN(since.getTime())) throw badInput(fieldNames.since, 'must be an ISO 8601 date or date-time');
 
-      let from = 0n;
-      if (after != null) {
-        // Checked before the lookup: a NUL or a 1 MB string never reaches the database.
-        const row = EVENT_ID.test(after)
-          ? await db.event.findUnique({ where: { id: after }, select: { position: true } })
-          : null;
-        if (!row || row.position === null) throw badInput(fieldNames.after, 'unknown or expired event id');
-        from = row.position;
-      }
+      let from = after != null ? await positionAfter(db, after, fieldNames.after) : 0n;
       if (since) {
         // Where `since` starts in commit order: no positioned event before this one is that new.
         // As ORDER BY … LIMIT 1 (not min(), which Prisma wraps in a subquery the planner cannot

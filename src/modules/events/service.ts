@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { badInput, unauthenticated } from '../../errors.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';
 import { BusOverflow, type EventBus, type PositionedEvent } from './bus.js';
-import { EVENT_ID } from './list.js';
+import { positionAfter } from './list.js';
 import { EVENT_TYPES, type EventPayload } from './outbox.js';
 
 const PAGE = 500;
@@ -83,11 +83,7 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       let live: AsyncIterableIterator<PositionedEvent> | undefined;
       let ended = false;
       if (after) {
-        // As the list's `after` (./list.ts): a NUL (which PostgreSQL text cannot hold, a 500) or a
-        // 1 MB string never reaches the database.
-        const from = EVENT_ID.test(after) ? await db.event.findUnique({ where: { id: after }, select: { position: true } }) : null;
-        if (!from || from.position === null) throw badInput('after', 'unknown or expired event id');
-        start = Number(from.position);
+        start = Number(await positionAfter(db, after, 'after'));
       } else {
         live = bus.subscribe({ bounded: true });
         try {
