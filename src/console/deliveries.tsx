@@ -28,7 +28,8 @@ export function Deliveries({ webhookId, kick, onSettled }: { webhookId: string; 
   const [since, setSince] = useState(() => localInputValue(new Date(Date.now() - 24 * 3_600_000)));
   const [recovered, setRecovered] = useState<string>();
   const [sinceId] = useState(() => fieldId('since'));
-  const pending = useRef(new Set<string>());
+  /** The deliveries and their attempt counts at the last look (undefined before the first). */
+  const lastAttempted = useRef<string | undefined>(undefined);
   // The parent's callback changes with every render of it; the log's loading must not.
   const settledRef = useRef(onSettled);
   settledRef.current = onSettled;
@@ -36,10 +37,11 @@ export function Deliveries({ webhookId, kick, onSettled }: { webhookId: string; 
   const load = useAction(
     useCallback(async () => {
       const page = await client.webhooks.deliveries(webhookId, { limit: shown });
-      const nowPending = new Set(page.items.filter((d) => d.status === 'PENDING').map((d) => d.id));
-      // A delivery settled since the last look: the endpoint's health fields may have changed.
-      const settled = [...pending.current].some((id) => !nowPending.has(id));
-      pending.current = nowPending;
+      // An attempt finished since the last look (a delivery settled, perhaps before it was ever
+      // seen PENDING: the worker sends a test at once): the endpoint's health may have changed.
+      const attempted = page.items.map((d) => `${d.id}:${d.attempts.length}`).join(' ');
+      const settled = lastAttempted.current !== undefined && attempted !== lastAttempted.current;
+      lastAttempted.current = attempted;
       setDeliveries(page.items);
       setOlder(page.nextCursor !== null);
       if (settled) await settledRef.current();
