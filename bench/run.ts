@@ -12,7 +12,7 @@
 // measure the baseline again at the end and compare with the mean of both, to expose drift on a
 // shared machine; default 1), BENCH_JSON (write the results to this file), BENCH_PG_URL (admin
 // URL of the PostgreSQL server), BENCH_DIAGNOSTICS (1: also run the diagnostic scenarios, which
-// isolate layers without the database), BENCH_PROFILE (a directory: write a CPU profile of the target
+// isolate layers without the database), BENCH_PROFILE (a directory: write a CPU profile (BENCH_PROFILE_KIND=heap: a sampling heap profile of all allocations) of the target
 // process for each measured run there, `<scenario>.cpuprofile`; summarise one with
 // `npx tsx bench/profile-summary.ts <file>`. Profiling slows the servers: compare only profiles).
 // After the request scenarios, bench/subscriptions.ts measures live events to many SSE subscribers
@@ -34,7 +34,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
@@ -216,8 +216,9 @@ function profileRun(child: Child, dir: string, label: string): () => Promise<str
   return async () => {
     const written = child.waitForLine((l) => l.msg === 'cpu profile written' && typeof l.file === 'string', 60_000);
     child.proc.kill('SIGUSR2');
-    const file = join(dir, `${label.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
-    await rename(String((await written).file), file);
+    const from = String((await written).file);
+    const file = join(dir, `${label.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}${extname(from)}`);
+    await rename(from, file);
     return file;
   };
 }
@@ -298,7 +299,7 @@ async function main(): Promise<void> {
   if (settings.profileDir) await mkdir(settings.profileDir, { recursive: true });
   const profiling: { args: string[]; env: Record<string, string> } = settings.profileDir
     ? // tsx only to load the preload (TypeScript): the service itself is the compiled dist/.
-      { args: ['--import', 'tsx', '--import', './bench/lib/cpu-profile-preload.ts'], env: { BENCH_PROFILE_DIR: settings.profileDir } }
+      { args: ['--import', 'tsx', '--import', './bench/lib/cpu-profile-preload.ts'], env: { BENCH_PROFILE_DIR: settings.profileDir, BENCH_PROFILE_KIND: process.env.BENCH_PROFILE_KIND ?? 'cpu' } }
     : { args: [], env: {} };
   const selected = scenarios.filter(
     (s) => s.isBaseline || ((!s.diagnostic || settings.diagnostics) && (!settings.only || s.name.includes(settings.only))),
@@ -331,7 +332,9 @@ async function main(): Promise<void> {
     ...extra,
   });
   const port = await freePort();
-  const serviceChild = startNode('service', SERVICE_ENTRY, serviceEnv(port), ROOT, profiling.args);
+  // BENCH_SERVICE_NODE_ARGS: extra node flags for the service (A/B runs, e.g. V8 heap flags).
+  const serviceArgs = [...(process.env.BENCH_SERVICE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...profiling.args];
+  const serviceChild = startNode('service', SERVICE_ENTRY, serviceEnv(port), ROOT, serviceArgs);
   cleanups.push({ name: 'stop service', run: serviceChild.stop });
   const baselineChild = startNode(
     'baseline',
@@ -406,6 +409,7 @@ async function main(): Promise<void> {
         events: intEnv('BENCH_SUB_EVENTS', 20, 1),
         gapMs: intEnv('BENCH_SUB_GAP_MS', 100, 0),
         progress,
+        profile: settings.profileDir ? () => profileRun(serviceChild, settings.profileDir!, 'SSE subscriptions') : undefined,
       }),
     ]);
   }

@@ -15,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { Agent, request, type ClientRequest } from 'node:http';
 import { fixed, mb, table } from './lib/report.js';
 import { readSse } from './lib/sse.js';
-import type { Sampler } from './lib/proc.js';
+import { readStats, type Sampler } from './lib/proc.js';
 
 const QUERY = 'subscription { events { id event timestamp path } }';
 const MEASURED = '/bench/event/';
@@ -34,6 +34,8 @@ export interface SubscriptionsBenchOptions {
   events: number;
   gapMs: number;
   progress(message: string): void;
+  /** Starts a CPU profile of the service (BENCH_PROFILE); the function it returns stops it. */
+  profile?: () => () => Promise<string>;
 }
 
 interface Subscriber {
@@ -165,13 +167,19 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
 
     // The measured events: committed one after the other through the API.
     o.progress(`subscriptions: committing ${o.events} events to ${live.length} subscribers`);
+    const profiled = o.profile?.();
+    const cpuBefore = await readStats(o.servicePid);
+    const committing = performance.now();
     for (let i = 0; i < o.events; i++) {
       await recordView(o.serviceUrl, `${MEASURED}${i}`);
       if (o.gapMs) await sleep(o.gapMs);
     }
+    const commitSeconds = (performance.now() - committing) / 1000;
     const deliveryDeadline = Date.now() + DELIVERY_DEADLINE_MS;
     const measured = (s: Subscriber) => [...s.received.values()].filter((r) => r.path.startsWith(MEASURED));
     while (live.some((s) => measured(s).length < o.events) && Date.now() < deliveryDeadline) await sleep(100);
+    const cpuAfter = await readStats(o.servicePid);
+    if (profiled) o.progress(`subscriptions: profile ${await profiled()}`);
 
     const latencies: number[] = [];
     let missing = 0;
@@ -186,14 +194,17 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
     const peakPerSubscriberKb = (peakRss - idleRss) / live.length;
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
+    // The service's CPU from the first commit until the last receipt (or the deadline), per frame.
+    const cpuPerDelivery = cpuBefore && cpuAfter ? ((cpuAfter.cpuSeconds - cpuBefore.cpuSeconds) * 1e6) / latencies.length : NaN;
     const rows = [
       ['subscribers (live / asked)', `${live.length} / ${o.subscribers}`],
       ['time to open them', `${fixed(openMs / 1000, 1)} s`],
-      ['events committed', String(o.events)],
+      ['events committed (first request → last answered)', `${o.events} in ${fixed(commitSeconds, 1)} s`],
       ['deliveries measured (missing)', `${latencies.length} (${missing})`],
       ['latency p50', `${fixed(p50)} ms`],
       ['latency p99', `${fixed(p99)} ms`],
       ['latency max', `${fixed(latencies.at(-1) ?? NaN)} ms`],
+      ['service CPU per delivery (first commit → last receipt)', `${fixed(cpuPerDelivery, 1)} µs`],
       ['service rss before / all open / peak', `${mb(idleRss)} / ${mb(openRss)} / ${mb(peakRss)}`],
       ['memory per subscriber (rss all open − before) / live', `${fixed(perSubscriberKb, 1)} KB`],
       ['memory per subscriber (peak rss − before) / live', `${fixed(peakPerSubscriberKb, 1)} KB`],
@@ -219,6 +230,7 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
       p50,
       p99,
       max: latencies.at(-1),
+      cpuPerDeliveryUs: cpuPerDelivery,
       openSeconds: openMs / 1000,
       rssKb: { before: idleRss, allOpen: openRss, peak: peakRss },
       perSubscriberKb: { allOpen: perSubscriberKb, peak: peakPerSubscriberKb },

@@ -35,6 +35,7 @@ import type { Metrics } from './metrics.js';
 import type { EventBus } from './modules/events/bus.js';
 import type { OnCommitted } from './modules/events/outbox.js';
 import { useSharedSubscriptions } from './modules/events/shared-execution.js';
+import { useSubscriptionSSE } from './graphql/sse-result.js';
 import { useNoNul } from './graphql/use-no-nul.js';
 import type { RateLimitStore } from './modules/limits/index.js';
 import { useOperationLimits } from './modules/limits/operation-limits.js';
@@ -118,6 +119,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useBadRequestStatus(),
       useNoNul(),
       useSharedSubscriptions(),
+      useSubscriptionSSE([GRAPHQL_PATH]),
       maxDepthPlugin(MAX_DEPTH),
       maxAliasesPlugin(MAX_ALIASES),
       ...useOperationLimits({ config, limits: services.limits, log }),

@@ -16,18 +16,25 @@ if (dir) {
   let count = 0;
   let busy: Promise<void> = Promise.resolve();
   const interval = Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 200);
+  /** BENCH_PROFILE_KIND=heap: a sampling heap profile of allocations instead of a CPU profile. */
+  const heap = process.env.BENCH_PROFILE_KIND === 'heap';
   process.on('SIGUSR2', () => {
     busy = busy.then(async () => {
       if (!running) {
-        await post('Profiler.enable');
-        await post('Profiler.setSamplingInterval', { interval });
-        await post('Profiler.start');
+        if (heap) {
+          // Every sampled allocation, also those collected since: where the garbage comes from.
+          await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+        } else {
+          await post('Profiler.enable');
+          await post('Profiler.setSamplingInterval', { interval });
+          await post('Profiler.start');
+        }
         running = true;
         return;
       }
-      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      const { profile } = (await post(heap ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as { profile: unknown };
       running = false;
-      const file = join(dir, `profile-${++count}.cpuprofile`);
+      const file = join(dir, `profile-${++count}.${heap ? 'heapprofile' : 'cpuprofile'}`);
       writeFileSync(file, JSON.stringify(profile));
       process.stdout.write(`${JSON.stringify({ msg: 'cpu profile written', file })}\n`);
     }).catch((error: unknown) => {
