@@ -10,7 +10,6 @@ import { EVENT_TYPES, type EventPayload } from './outbox.js';
 
 const PAGE = 500;
 /** What a stream's wait resolves to when its credential is revoked meanwhile. */
-const REVOKED = Symbol('revoked');
 
 export interface StreamOptions {
   caller: Caller;
@@ -157,18 +156,18 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
         await live?.return?.();
       };
       // Revoking the session (or API key) the stream was opened with ends it, as it ends every
-      // other use of that credential: with the contract's 403 (credential-watch.ts).
+      // other use of that credential: with the contract's 403 (credential-watch.ts). Revocation
+      // ends the bus subscription, which releases a wait in progress, and the next read reports
+      // it. (Racing every read against the revocation cost a promise and a closure per event
+      // per subscriber; and a Promise.race against the never-settling promise held every event
+      // it had raced: the soak saw the heap grow by ~80 MB a minute.)
       const credential = credentials?.watch(caller);
-      // One listener on `revoked` for the stream's life, which interrupts the wait in progress.
-      // (A Promise.race against it per event added a reaction to that never-settling promise each
-      // time, holding every event it had raced: the soak saw the heap grow by ~80 MB a minute.)
-      let revokedNow = false;
+      let revoked = false;
       /** The revocation has been reported (thrown once): the stream is over. */
       let reported = false;
-      let interrupt: (() => void) | undefined;
       void credential?.revoked.then(() => {
-        revokedNow = true;
-        interrupt?.();
+        revoked = true;
+        void stop();
       });
       const end = async (value?: unknown) => {
         credential?.release();
@@ -180,16 +179,12 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
           // Asked again after it ended with the error: done, not the error again (at once, in a
           // loop of microtasks, that starved the event loop).
           if (reported) return { value: undefined, done: true };
-          const next = credential
-            ? await new Promise<IteratorResult<PositionedEvent> | typeof REVOKED>((resolve, reject) => {
-                if (revokedNow) return resolve(REVOKED);
-                interrupt = () => resolve(REVOKED);
-                events.next().then(resolve, reject);
-              }).finally(() => (interrupt = undefined))
-            : await events.next();
-          if (next !== REVOKED) {
-            if (next.done) credential?.release();
-            return next;
+          if (!revoked) {
+            const next = await events.next();
+            if (!revoked) {
+              if (next.done) credential?.release();
+              return next;
+            }
           }
           reported = true;
           await end();
