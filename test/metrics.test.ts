@@ -234,6 +234,32 @@ describe('GET /metrics', () => {
     expect(refused.text).toContain('errors');
     expect(await open()).toBe(base);
   });
+
+  it('counts a subscription as an operation once, when it ends, over SSE and WebSocket; a refused one with its error', async () => {
+    const NAMED = 'subscription MetricsStream { events { id } }';
+    const labels = { operationType: 'subscription', operationName: 'MetricsStream' };
+    const counts = async () => {
+      const samples = await scrape(api);
+      return { operations: total(samples, 'graphql_envelop_request', labels), errors: total(samples, 'graphql_envelop_error_result', labels), open: total(samples, 'learnstream_subscriptions_open') };
+    };
+    const before = await counts();
+    const noop = { next: () => {}, error: () => {}, complete: () => {} };
+    const wsClient = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ada}` }, retryAttempts: 0, lazy: true });
+    const sseClient = createSseClient({ url: `${server.url}/graphql`, singleConnection: false, headers: { authorization: `Bearer ${ada}` }, retryAttempts: 0 });
+    const stops = [wsClient.subscribe({ query: NAMED }, noop), sseClient.subscribe({ query: NAMED }, noop)];
+    await waitFor('both subscriptions open', async () => (await counts()).open === before.open + 2);
+    // Open, not counted yet: an operation is counted when it ends.
+    expect((await counts()).operations).toBe(before.operations);
+    for (const stop of stops) stop();
+    await wsClient.dispose();
+    sseClient.dispose();
+    await waitFor('both counted', async () => (await counts()).operations === before.operations + 2);
+    expect((await counts()).errors).toBe(before.errors);
+
+    const refused = await api.request('GET', `/graphql?query=${encodeURIComponent(NAMED)}`, { headers: { accept: 'text/event-stream' } });
+    expect(refused.text).toContain('errors');
+    expect(await counts()).toEqual({ operations: before.operations + 3, errors: before.errors + 1, open: before.open });
+  });
 });
 
 describe('GET /metrics with rate limits', () => {
