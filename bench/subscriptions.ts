@@ -139,6 +139,9 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
   o.sampler.resetWindow();
   try {
     o.progress(`subscriptions: opening ${subscribers} SSE subscriptions`);
+    // BENCH_PROFILE_SSE_PHASE=open profiles opening the subscriptions instead of the fan-out.
+    const profilingOpen = process.env.BENCH_PROFILE_SSE_PHASE === 'open';
+    const openProfile = profilingOpen ? o.profile?.() : undefined;
     const openStarted = Date.now();
     for (let i = 0; i < subscribers; i += OPEN_CONCURRENCY) {
       const batch = Array.from({ length: Math.min(OPEN_CONCURRENCY, subscribers - i) }, () => openSubscriber(url, o.token, agent));
@@ -146,6 +149,7 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
       await Promise.race([Promise.all(batch.map((b) => b.ready)), sleep(OPEN_DEADLINE_MS)]);
     }
     const openMs = Date.now() - openStarted;
+    if (openProfile) o.progress(`subscriptions: profile of opening ${await openProfile()}`);
     const failed = subs.filter((s) => s.status !== 200 || s.error);
     if (failed.length) notes.push(`${failed.length} subscriptions failed to open (first: ${failed[0]!.error ?? `HTTP ${failed[0]!.status}`})`);
     const open = subs.filter((s) => s.status === 200 && !s.error);
@@ -167,7 +171,7 @@ export async function runSubscriptionsBench(o: SubscriptionsBenchOptions): Promi
 
     // The measured events: committed one after the other through the API.
     o.progress(`subscriptions: committing ${o.events} events to ${live.length} subscribers`);
-    const profiled = o.profile?.();
+    const profiled = profilingOpen ? undefined : o.profile?.();
     const cpuBefore = await readStats(o.servicePid);
     const committing = performance.now();
     for (let i = 0; i < o.events; i++) {

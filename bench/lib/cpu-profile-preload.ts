@@ -17,13 +17,15 @@ if (dir) {
   let busy: Promise<void> = Promise.resolve();
   const interval = Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 200);
   /** BENCH_PROFILE_KIND=heap: a sampling heap profile of allocations instead of a CPU profile. */
-  const heap = process.env.BENCH_PROFILE_KIND === 'heap';
+  const heap = process.env.BENCH_PROFILE_KIND?.startsWith('heap');
+  /** BENCH_PROFILE_KIND=heap-live: only what is still allocated when the profile stops (what holds memory). */
+  const collected = process.env.BENCH_PROFILE_KIND !== 'heap-live';
   process.on('SIGUSR2', () => {
     busy = busy.then(async () => {
       if (!running) {
         if (heap) {
           // Every sampled allocation, also those collected since: where the garbage comes from.
-          await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+          await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: collected, includeObjectsCollectedByMinorGC: collected });
         } else {
           await post('Profiler.enable');
           await post('Profiler.setSamplingInterval', { interval });
