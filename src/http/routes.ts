@@ -10,16 +10,14 @@ import { webhookRoutes } from '../modules/webhooks/rest.js';
 import { openApiDocument } from './openapi.js';
 import { defineRoute, type RouteDefinition } from './route.js';
 
-/**
- * The document itself. useRestRoutes answers GET/HEAD before routing (it serves a pre-rendered copy);
- * being a route puts it in the document and gives other methods the router's 405.
- */
+let openApi: ReturnType<typeof openApiDocument> | undefined;
+/** The document itself, built once (it never changes while the process runs). */
 const openApiRoute = defineRoute({
   method: 'GET', path: '/api/openapi.json', operationId: 'getOpenApiDocument', tag: 'meta', auth: false,
   summary: 'This OpenAPI 3.1 document',
   success: { status: 200, description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) },
   errors: [],
-  handler: async () => openApiDocument(apiRoutes),
+  handler: async () => (openApi ??= openApiDocument(apiRoutes)),
 });
 
 /** Every REST route of the service, in the order the OpenAPI document lists them. */
