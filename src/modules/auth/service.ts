@@ -182,10 +182,14 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
     return issuePair(tx, userId, session.id);
   }
 
-  async function revokeSession(sessionId: string, reason: string): Promise<void> {
-    await db.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: reason } });
-    credentials?.checkNow();
+  /** Ends the live sessions `where` selects, with `reason`; how many it ended. */
+  async function revokeSessions(where: NonNullable<Parameters<typeof db.session.updateMany>[0]>['where'], reason: string): Promise<number> {
+    const { count } = await db.session.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: reason } });
+    // Their open subscriptions end now on this instance (credential-watch.ts), elsewhere within seconds.
+    if (count) credentials?.checkNow();
+    return count;
   }
+  const revokeSession = (sessionId: string, reason: string) => revokeSessions({ id: sessionId }, reason);
 
   /**
    * Records a login attempt for `email` as a failure before the password is checked, so that
@@ -346,12 +350,8 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
      * every instance (each request reads its session). Someone else's, unknown or already ended: 404.
      */
     async revokeSessionOf(caller: Caller, id: string): Promise<void> {
-      const ended = await db.session.updateMany({
-        where: { id: lookupId('Session', id), userId: caller.userId, revokedAt: null, expiresAt: { gt: new Date() } },
-        data: { revokedAt: new Date(), revokedReason: 'revoked by its user' },
-      });
-      if (ended.count === 0) throw notFound('Session');
-      credentials?.checkNow();
+      const ended = await revokeSessions({ id: lookupId('Session', id), userId: caller.userId, expiresAt: { gt: new Date() } }, 'revoked by its user');
+      if (ended === 0) throw notFound('Session');
     },
   };
 }
