@@ -2,6 +2,7 @@
 // so the pid we sample is the server itself, not a tsx wrapper), their output kept for diagnostics, and
 // stopped with SIGTERM, then SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface Child {
@@ -19,10 +20,23 @@ export interface Child {
 
 const KEEP = 64 * 1024;
 
+/**
+ * The node flags the service runs with: package.json's `config.nodeFlags`, which `npm start`
+ * passes. Every service process started here gets them, so what is measured is what runs.
+ */
+export const SERVICE_NODE_FLAGS: string[] = (
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config?: { nodeFlags?: string } }).config?.nodeFlags ?? ''
+)
+  .split(/\s+/)
+  .filter(Boolean);
+const isService = (script: string) => /(^|\/)(dist\/main\.js|scripts\/start\.mjs)$/.test(script);
+
 export function startNode(name: string, script: string, env: Record<string, string>, cwd: string, nodeArgs: string[] = []): Child {
   // TypeScript through tsx; JavaScript (the compiled service, scripts/start.mjs) as it is.
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const proc = spawn(process.execPath, [...loader, ...nodeArgs, script], {
+  // The service's own flags first: `nodeArgs` may override them (a later V8 flag wins).
+  const flags = isService(script) ? SERVICE_NODE_FLAGS : [];
+  const proc = spawn(process.execPath, [...flags, ...loader, ...nodeArgs, script], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

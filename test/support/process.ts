@@ -4,6 +4,7 @@
 // Redis. Each test file gets its own pool (`processPool()`), and its `cleanup()` kills what is left
 // and removes what was created.
 import { spawn as spawnProcess, type ChildProcess } from 'node:child_process';
+import { SERVICE_NODE_FLAGS } from '../../bench/lib/processes.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -73,7 +74,7 @@ export function processPool() {
 
   /** Starts `node dist/main.js` with exactly `env` (plus PATH/HOME), nothing inherited. */
   function spawn(env: Record<string, string>): Child {
-    const proc = spawnProcess(process.execPath, ['dist/main.js'], {
+    const proc = spawnProcess(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
