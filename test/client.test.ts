@@ -7,8 +7,6 @@
 // a real connection; nothing answers in the server's place.
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as pkg from 'learnstream';
 import pg from 'pg';
@@ -36,6 +34,7 @@ import {
 } from '../src/client/index.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver, type Hit } from './support/receiver.js';
 import { PG_ADMIN_URL, startTestServer, type TestServer } from './support/server.js';
 import { freePort, sleep, waitFor } from './support/wait.js';
 
@@ -160,36 +159,6 @@ async function goLive(sub: ReturnType<typeof collect>, record: (path: string) =>
     }
     if (Date.now() > deadline) throw new Error('the stream never went live');
   }
-}
-
-interface Hit {
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 answering the n-th request (from 1) with `status(n)`. */
-async function startReceiver(status: (n: number, body: string) => number): Promise<{ url: string; hits: Hit[]; close(): Promise<void> }> {
-  const hits: Hit[] = [];
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-      hits.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(status(hits.length, hits.at(-1)!.body)).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    hits,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
 }
 
 
@@ -614,7 +583,7 @@ describe('LearningClient against the real server', () => {
       // be fanned out to the new endpoint (it subscribes to lesson.published) and reach it first.
       let pings = 0;
       const isPing = (body: string) => body.includes('"webhook.test"');
-      const receiver = await startReceiver((_n, body) => (isPing(body) && ++pings === 1 ? 500 : 200));
+      const receiver = await startReceiver((hit) => (isPing(hit.body) && ++pings === 1 ? 500 : 200));
       const pingHits = () => receiver.hits.filter((h) => isPing(h.body));
       try {
         const hook = await ada.webhooks.create({ url: receiver.url, events: ['lesson.published'], description: 'client test' });

@@ -3,8 +3,6 @@
 // read back from GET /api/v1/events and from a real webhook receiver (node:http on 127.0.0.1),
 // and each validates against its event's JSON Schema (2020-12) as served; payloads that break
 // the contract do not.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -13,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/assert.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
@@ -31,14 +30,6 @@ interface Listed {
   id: string;
   event: string;
   [field: string]: unknown;
-}
-interface Hit {
-  headers: Record<string, string>;
-  body: string;
-}
-
-function headersOf(req: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
 }
 
 /** Every stored event after `after`, paging with nextCursor. */
@@ -61,8 +52,7 @@ describe('GET /api/v1/event-types', () => {
   let types: EventType[];
   let ajv: Ajv2020;
   const validators = new Map<string, ValidateFunction>();
-  const hits: Hit[] = [];
-  let receiver: Server;
+  let receiver: Receiver;
 
   /** The served schema of `name`, compiled. */
   const schemaOf = (name: string): ValidateFunction => {
@@ -80,15 +70,7 @@ describe('GET /api/v1/event-types', () => {
     server = await startTestServer({ kind: 'pglite', env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1h' } });
     api = client(server.url);
     ada = (await api.loginAs('ada')).token;
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        hits.push({ headers: headersOf(req), body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiver = await startReceiver(() => 204);
     const reply = await api.get('/api/v1/event-types', { token: ada });
     expect(reply.status, reply.text).toBe(200);
     types = reply.body.items as EventType[];
@@ -98,7 +80,7 @@ describe('GET /api/v1/event-types', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   it('lists every event name with a description and a JSON Schema 2020-12 of its payload', async () => {
@@ -121,7 +103,7 @@ describe('GET /api/v1/event-types', () => {
   it('real payloads from the event list and from a webhook receiver validate against their schema', async () => {
     const hook = await api.post(
       '/api/v1/webhooks',
-      { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: NAMES },
+      { url: receiver.url, events: NAMES },
       { token: ada },
     );
     expect(hook.status, hook.text).toBe(201);
@@ -157,7 +139,7 @@ describe('GET /api/v1/event-types', () => {
 
     // The same events, as the receiver got them: the body is the payload, `webhook-id` the listed id.
     const secret = hook.body.secret as string;
-    const delivered = await waitFor('the five deliveries', () => listed.every((e) => hits.some((h) => h.headers['webhook-id'] === e.id)) && hits);
+    const delivered = await waitFor('the five deliveries', () => listed.every((e) => receiver.hits.some((h) => h.headers['webhook-id'] === e.id)) && receiver.hits);
     for (const event of listed) {
       const hit = delivered.find((h) => h.headers['webhook-id'] === event.id)!;
       const body = new Webhook(secret).verify(hit.body, hit.headers) as Record<string, unknown>;
@@ -170,7 +152,7 @@ describe('GET /api/v1/event-types', () => {
     const openapi = (await api.get('/api/openapi.json')).body as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: object }> } } }> };
     const ping = ajv.compile(openapi.webhooks['webhook.test']!.post.requestBody.content['application/json']!.schema);
     expect((await api.post(`/api/v1/webhooks/${hook.body.id as string}/test`, undefined, { token: ada })).status).toBe(202);
-    const pinged = await waitFor('the ping', () => hits.find((h) => h.body.includes('"webhook.test"')));
+    const pinged = await waitFor('the ping', () => receiver.hits.find((h) => h.body.includes('"webhook.test"')));
     const pingBody = new Webhook(secret).verify(pinged.body, pinged.headers);
     expect(ping(pingBody), JSON.stringify(ping.errors)).toBe(true);
     expect(ping({ ...(pingBody as object), lessonId: listed[2]!.lessonId })).toBe(false);

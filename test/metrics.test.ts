@@ -2,14 +2,13 @@
 // route template and status with a latency histogram; GraphQL operations by name; rate-limit
 // refusals (and /metrics itself never limited); events positioned, webhook attempts by outcome and
 // open subscriptions, caused through the API; METRICS_TOKEN. Nothing is mocked.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
@@ -65,30 +64,6 @@ async function scrape(api: Client, token?: string): Promise<Sample[]> {
   const reply = await api.get('/metrics', token ? { token } : {});
   expect(reply.status, reply.text).toBe(200);
   return parseMetrics(reply.text);
-}
-
-/** A webhook receiver on 127.0.0.1 answering every request with `status`. */
-async function receiver(status: number): Promise<{ url: string; hits: number; close(): Promise<void> }> {
-  const state = { hits: 0 };
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      state.hits++;
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    get hits() {
-      return state.hits;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 const EVENTS = 'subscription { events { id event } }';
@@ -178,8 +153,8 @@ describe('GET /metrics', () => {
   });
 
   it('counts events positioned and webhook attempts by outcome', async () => {
-    const good = await receiver(200);
-    const bad = await receiver(500);
+    const good = await startReceiver(() => 200);
+    const bad = await startReceiver(() => 500);
     cleanups.push(() => good.close(), () => bad.close());
     for (const rx of [good, bad]) {
       const created = await api.post('/api/v1/webhooks', { url: rx.url, events: ['lesson.published'] }, { token: ada });
@@ -199,8 +174,8 @@ describe('GET /metrics', () => {
       return total(samples, 'learnstream_webhook_attempts_total', { outcome: 'succeeded' }) >= 1 && retried >= 1 && samples;
     });
     expect(total(after, 'learnstream_events_positioned_total')).toBeGreaterThan(total(before, 'learnstream_events_positioned_total'));
-    expect(good.hits).toBeGreaterThanOrEqual(1);
-    expect(bad.hits).toBeGreaterThanOrEqual(1);
+    expect(good.hits.length).toBeGreaterThanOrEqual(1);
+    expect(bad.hits.length).toBeGreaterThanOrEqual(1);
   });
 
   it('gauges the open subscriptions, over SSE and WebSocket, down again when they close', async () => {

@@ -8,6 +8,7 @@ import { expectError } from './support/assert.js';
 import { client, type Client, type Reply } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import type { Delivery } from './support/receiver.js';
 // The client library's Webhook type, itself checked against the server's schema (test/client.test.ts).
 import type { Webhook as Endpoint } from '../src/client/types.js';
 
@@ -21,16 +22,6 @@ type AddFormats = (ajv: Ajv2020, options?: FormatsPluginOptions) => Ajv2020;
 const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
 /** Nothing listens on the discard port: a worker that tries it fails fast. */
 const TARGET = 'http://127.0.0.1:9/hook';
-
-interface Delivery {
-  id: string;
-  eventId: string;
-  event: string;
-  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-  attempts: { at: string; statusCode: number | null; durationMs: number; error: string | null }[];
-  nextAttemptAt: string | null;
-  createdAt: string;
-}
 
 function expectEndpoint(value: unknown): Endpoint {
   expect(Object.keys(value as object).sort()).toEqual(ENDPOINT_KEYS);

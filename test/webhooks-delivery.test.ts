@@ -1,8 +1,6 @@
 // The webhook delivery worker over real HTTP: endpoints made through the admin API, events caused
 // through the API, real receivers (node:http on 127.0.0.1), outcomes read back from the API and
 // the database. Short retry schedules and timeouts come from the environment, as in production.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
@@ -11,83 +9,13 @@ import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../src/modules/webhooks/ret
 import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver, type Answer, type Delivery, type Hit, type Receiver } from './support/receiver.js';
 import { freePort, sleep, waitFor } from './support/wait.js';
 
 const SCHEDULE_MS = [100, 200, 300];
 /** Generous enough that a loaded machine does not time out a healthy receiver. */
 const TIMEOUT_MS = 1_000;
 const ENV = { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(','), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) };
-
-interface Hit {
-  headers: Record<string, string>;
-  body: string;
-  /** When the receiver saw it (ms since epoch). */
-  at: number;
-}
-interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-  delayMs?: number;
-}
-interface Receiver {
-  url: string;
-  port: number;
-  hits: Hit[];
-  close(): Promise<void>;
-}
-interface Attempt {
-  at: string;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-}
-interface Delivery {
-  id: string;
-  eventId: string;
-  event: string;
-  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-  attempts: Attempt[];
-  nextAttemptAt: string | null;
-}
-
-
-
-function headersOf(req: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-}
-
-/** A receiver on 127.0.0.1 (on `port` if given) answering each request with `respond(hit, n)`. */
-async function startReceiver(respond: (hit: Hit, n: number) => Answer = () => ({ status: 200 }), port = 0): Promise<Receiver> {
-  const hits: Hit[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const hit = { headers: headersOf(req), body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
-      hits.push(hit);
-      const answer = respond(hit, hits.length);
-      setTimeout(() => {
-        if (res.destroyed) return;
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body ?? '');
-      }, answer.delayMs ?? 0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const bound = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${bound}/hook`,
-    port: bound,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 
 describe.each(DATABASES)('webhook delivery on %s', (kind) => {
   let server: TestServer;
@@ -106,7 +34,7 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
   });
 
   async function receiver(respond?: (hit: Hit, n: number) => Answer, port?: number): Promise<Receiver> {
-    const r = await startReceiver(respond, port);
+    const r = await startReceiver(respond, { port });
     cleanups.push(() => r.close());
     return r;
   }

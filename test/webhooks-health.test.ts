@@ -2,13 +2,12 @@
 // HTTP with real receivers: what an ADMIN sees through the API (and, where the API has no window
 // on it, the database), across a restart.
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver, type Delivery, type Receiver } from './support/receiver.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { sleep, waitFor as waitUntil } from './support/wait.js';
 
@@ -27,15 +26,6 @@ const ENV = {
   WEBHOOK_TIMEOUT_MS: '1000',
 };
 
-interface Hit {
-  headers: Record<string, string>;
-  body: string;
-}
-interface Receiver {
-  url: string;
-  hits: Hit[];
-  close(): Promise<void>;
-}
 interface Endpoint {
   id: string;
   enabled: boolean;
@@ -43,36 +33,6 @@ interface Endpoint {
   lastSuccessAt: string | null;
   failingSince: string | null;
   updatedAt: string;
-}
-interface Delivery {
-  id: string;
-  status: string;
-  attempts: { at: string; statusCode: number | null }[];
-}
-
-async function startReceiver(status: () => number = () => 200): Promise<Receiver> {
-  const hits: Hit[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      hits.push({
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      res.writeHead(status()).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;

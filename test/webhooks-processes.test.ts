@@ -2,8 +2,6 @@
 // database: a crash (SIGKILL) loses no delivery, two instances never make one attempt twice,
 // and a graceful stop (SIGTERM) finishes the attempt in flight. Every child is killed in
 // afterAll if a test left it running.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,20 +9,16 @@ import { client, type Client } from './support/http.js';
 import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
 import { createPgDatabase } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver as startHookReceiver, type Answer, type Hit } from './support/receiver.js';
 import { sleep, waitFor as waitUntil } from './support/wait.js';
 
 /** Generous: a cold start compiles TypeScript and may run migrations. */
 const START_DEADLINE_MS = 60_000;
 const SLOW = { timeout: 180_000 };
 
-interface Hit {
-  headers: Record<string, string>;
-  body: string;
+/** A hit with the status the receiver answered it with. */
+interface Answered extends Hit {
   status: number;
-}
-interface Answer {
-  status: number;
-  delayMs?: number;
 }
 
 const pool = processPool();
@@ -40,34 +34,16 @@ const listeningUrl = (child: Child): Promise<string> => pool.listeningUrl(child,
 
 
 
-/** A receiver on 127.0.0.1 that records every request with the status it answered. */
-async function startReceiver(respond: (n: number, hit: Omit<Hit, 'status'>) => Answer): Promise<{ url: string; hits: Hit[] }> {
-  const hits: Hit[] = [];
-  let n = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const seen = {
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      const answer = respond(++n, seen);
-      hits.push({ ...seen, status: answer.status });
-      setTimeout(() => {
-        if (!res.destroyed) res.writeHead(answer.status).end();
-      }, answer.delayMs ?? 0);
-    });
+/** The shared receiver, closed when the file ends, recording every request with the status it answered. */
+async function startReceiver(respond: (hit: Hit, n: number) => Answer): Promise<{ url: string; hits: Answered[] }> {
+  const hits: Answered[] = [];
+  const rx = await startHookReceiver((hit, n) => {
+    const answer = respond(hit, n);
+    hits.push({ ...hit, status: answer.status });
+    return answer;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, hits };
+  defer(() => rx.close());
+  return { url: rx.url, hits };
 }
 
 /** A fresh database and data dir, and the environment a service process gets for them. */
@@ -105,7 +81,7 @@ interface DeliveryRow {
 describe('webhook delivery across processes (PostgreSQL)', () => {
   it('SIGKILL while a delivery waits for its retry: a new process delivers it, same webhook-id', SLOW, async () => {
     const { env, query } = await environment({ WEBHOOK_RETRY_SCHEDULE: '2s,2s', WEBHOOK_TIMEOUT_MS: '2000' });
-    const rx = await startReceiver((n) => ({ status: n === 1 ? 500 : 200 }));
+    const rx = await startReceiver((_hit, n) => ({ status: n === 1 ? 500 : 200 }));
     const first = spawnService(env);
     const api = client(await listeningUrl(first));
     const ada = (await api.loginAs('ada')).token;
@@ -134,7 +110,7 @@ describe('webhook delivery across processes (PostgreSQL)', () => {
   it('SIGKILL in the middle of an attempt: once the lease runs out a new process delivers it', SLOW, async () => {
     // Lease = timeout + 10 s margin: a crashed claim is taken over after about 11 s.
     const { env, query } = await environment({ WEBHOOK_RETRY_SCHEDULE: '1s', WEBHOOK_TIMEOUT_MS: '1000' });
-    const rx = await startReceiver((n) => (n === 1 ? { status: 200, delayMs: 30_000 } : { status: 200 }));
+    const rx = await startReceiver((_hit, n) => (n === 1 ? { status: 200, delayMs: 30_000 } : { status: 200 }));
     const first = spawnService(env);
     const api = client(await listeningUrl(first));
     const ada = (await api.loginAs('ada')).token;
@@ -167,7 +143,7 @@ describe('webhook delivery across processes (PostgreSQL)', () => {
     // otherwise, rarely, spend a short schedule and end FAILED.
     const { env, query } = await environment({ WEBHOOK_RETRY_SCHEDULE: Array(10).fill('100ms').join(','), WEBHOOK_TIMEOUT_MS: '5000' });
     // Every seventh request fails, so retries are claimed by either process too.
-    const rx = await startReceiver((n) => ({ status: n % 7 === 0 ? 503 : 200 }));
+    const rx = await startReceiver((_hit, n) => ({ status: n % 7 === 0 ? 503 : 200 }));
     const a = spawnService(env);
     const apiA = client(await listeningUrl(a));
     const b = spawnService(env);
@@ -216,7 +192,7 @@ describe('webhook delivery across processes (PostgreSQL)', () => {
 
   it('SIGTERM with a slow attempt in flight: the attempt finishes and is recorded; a restart completes the delivery', SLOW, async () => {
     const { env, query } = await environment({ WEBHOOK_RETRY_SCHEDULE: '1s', WEBHOOK_TIMEOUT_MS: '8000' });
-    const rx = await startReceiver((n) => (n === 1 ? { status: 500, delayMs: 2_000 } : { status: 200 }));
+    const rx = await startReceiver((_hit, n) => (n === 1 ? { status: 500, delayMs: 2_000 } : { status: 200 }));
     const first = spawnService(env);
     const api = client(await listeningUrl(first));
     const ada = (await api.loginAs('ada')).token;

@@ -2,14 +2,13 @@
 // through the admin API, real receivers on 127.0.0.1, deliveries sent by the real worker and read
 // back from the API (and, on PostgreSQL, from the database). Signatures are checked at the
 // receiver with `standardwebhooks`, as a receiver would. Then both across a restart.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/assert.js';
 import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver as startHookReceiver, type Delivery, type Hit, type Receiver as HookReceiver } from './support/receiver.js';
 import { waitFor } from './support/wait.js';
 
 /** One retry 100 ms after the first attempt: a delivery to a failing receiver is FAILED quickly. */
@@ -17,51 +16,19 @@ const ENV = { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '100ms', WEBHOOK_TIMEOU
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 const DAY_MS = 24 * 3_600_000;
 
-interface Hit {
-  headers: Record<string, string>;
-  body: string;
-}
-interface Receiver {
-  url: string;
-  hits: Hit[];
+/** The shared receiver, answering with a status a test can change, and finding one event's hits. */
+interface Receiver extends HookReceiver {
   /** The status the receiver answers with; change it at any time. */
   status: number;
   /** Hits for one event (`webhook-id`). */
   hitsOf(eventId: string): Hit[];
-  close(): Promise<void>;
-}
-interface Delivery {
-  id: string;
-  eventId: string;
-  event: string;
-  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-  attempts: { at: string; statusCode: number | null; durationMs: number; error: string | null }[];
-  nextAttemptAt: string | null;
-  createdAt: string;
 }
 
 async function startReceiver(status = 200): Promise<Receiver> {
-  const hits: Hit[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-      hits.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(receiver.status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const receiver: Receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    hits,
+    ...(await startHookReceiver(() => receiver.status)),
     status,
-    hitsOf: (eventId) => hits.filter((h) => h.headers['webhook-id'] === eventId),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    hitsOf: (eventId) => receiver.hits.filter((h) => h.headers['webhook-id'] === eventId),
   };
   return receiver;
 }
