@@ -158,6 +158,12 @@ describe('the REST body parser', () => {
     expect(await state()).toBe(before);
     expect(duplicateKey('{"a":{"b":1},"c":[{"b":2},{"b":3}],"d":"\\"a\\":1,\\"a\\""}')).toBeUndefined();
     expect(duplicateKey('{"a\\u0062":1,"ab":2}')).toBe('ab');
+    // Strings end at the first quote after an even run of backslashes (none, or escaped ones).
+    expect(duplicateKey('{"k":"\\\\","k2":"\\\\\\"","k":0}')).toBe('k');
+    expect(duplicateKey('{"a\\\\":1,"a\\\\":2}')).toBe('a\\');
+    const long = 'x'.repeat(100_000);
+    expect(duplicateKey(`{"body":"${long}\\",\\"body\\":1","title":"t"}`)).toBeUndefined();
+    expect(duplicateKey(`{"body":"${long}","body":1}`)).toBe('body');
   });
 });
 
