@@ -159,6 +159,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await lock.connect();
         try {
           await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+          // The instance before us may have applied them all: then the engine is not loaded. (It
+          // was: its own lock could still be held by the previous engine's pooled connection, and
+          // it gives up after 10 s, which failed three instances starting together in one test
+          // process, where the pools outlive the migration.)
+          if (!(await migrationsPending(query))) return [];
           return await applyMigrations(migrationAdapter);
         } finally {
           await lock.end(); // also releases the lock
