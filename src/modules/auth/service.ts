@@ -183,7 +183,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
   }
 
   /** Ends the live sessions `where` selects, with `reason`; how many it ended. */
-  async function revokeSessions(where: NonNullable<Parameters<typeof db.session.updateMany>[0]>['where'], reason: string): Promise<number> {
+  async function revokeSessions(where: Prisma.SessionWhereInput, reason: string): Promise<number> {
     const { count } = await db.session.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: reason } });
     // Their open subscriptions end now on this instance (credential-watch.ts), elsewhere within seconds.
     if (count) credentials?.checkNow();

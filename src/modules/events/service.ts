@@ -9,7 +9,6 @@ import { positionAfter } from './list.js';
 import { EVENT_TYPES, type EventPayload } from './outbox.js';
 
 const PAGE = 500;
-/** What a stream's wait resolves to when its credential is revoked meanwhile. */
 
 export interface StreamOptions {
   caller: Caller;
@@ -179,12 +178,11 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
           // Asked again after it ended with the error: done, not the error again (at once, in a
           // loop of microtasks, that starved the event loop).
           if (reported) return { value: undefined, done: true };
-          if (!revoked) {
-            const next = await events.next();
-            if (!revoked) {
-              if (next.done) credential?.release();
-              return next;
-            }
+          // Revoked before this read or during it: the read is not handed on.
+          const next = revoked ? undefined : await events.next();
+          if (next && !revoked) {
+            if (next.done) credential?.release();
+            return next;
           }
           reported = true;
           await end();
