@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createCounter, createHistogram, usePrometheus, type FillLabelsFnParams } from '@graphql-yoga/plugin-prometheus';
 import { getOperationAST, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { AppError, forbidden } from '../../errors.js';
 import { isWebSocketContext } from '../../graphql/ws.js';
 import type { Metrics } from '../../metrics.js';
@@ -228,9 +228,6 @@ function graphqlOperationMetrics({ registry }: Metrics) {
     },
   };
 }
-
-const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
-  typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
 
 /**
  * The same stream, with `opened` called now, `result` with each result it yields, and `closed`

@@ -18,7 +18,7 @@ import {
   type FragmentDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../../context.js';
 import { SubscriberTooSlow } from './service.js';
 
@@ -63,9 +63,6 @@ function isShareable(document: DocumentNode, operationName: string | null | unde
 function tooSlowError(error: SubscriberTooSlow) {
   return createGraphQLError(error.message, { extensions: { code: error.code, lastEventId: error.lastEventId, buffer: error.buffer } });
 }
-
-const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
-  typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
