@@ -23,9 +23,19 @@ function send(res: import('node:http').ServerResponse, status: number, body: unk
   res.end(json);
 }
 
+/** The baseline's lookup: the public view of one user, or undefined. */
+async function publicUser(id: string): Promise<{ id: string; name: string; joined: string } | undefined> {
+  const { rows: [user] } = await pool.query<{ id: string; name: string; createdAt: Date }>('SELECT id, name, "createdAt" FROM "User" WHERE id = $1', [id]);
+  return user && { id: user.id, name: user.name, joined: user.createdAt.toISOString().slice(0, 10) };
+}
+
+const YOGA_USER_PATH = /^\/yoga\/users\/([^/?]+)$/;
+
 /**
  * With YOGA_FLOOR=1 (the bench's diagnostics), a bare graphql-yoga under /yoga: no plugin of ours,
- * a one-field schema. What Yoga itself costs per request on this machine, beside the raw server.
+ * a two-field schema. What Yoga itself costs per request on this machine, beside the raw server:
+ * the same lookup as the baseline answered from an onRequest hook (where the service's REST
+ * routes live) and by a resolver (the service's GraphQL `user(id)`).
  */
 const yoga =
   process.env.YOGA_FLOOR === '1'
@@ -34,11 +44,23 @@ const yoga =
         logging: false,
         // As the service has it: its own limit would stream a body already read again.
         maxRequestBodySize: false,
-        schema: createSchema({ typeDefs: 'type Query { hello: String! }', resolvers: { Query: { hello: () => 'world' } } }),
+        schema: createSchema({
+          typeDefs: 'type Query { hello: String! user(id: ID!): User } type User { id: ID! name: String! joined: String! }',
+          resolvers: { Query: { hello: () => 'world', user: (_: unknown, { id }: { id: string }) => publicUser(id) } },
+        }),
         plugins: [
           {
             onRequest({ url, endResponse, fetchAPI }) {
-              if (url.pathname === '/yoga/healthz') endResponse(fetchAPI.Response.json({ status: 'ok' }));
+              if (url.pathname === '/yoga/healthz') return endResponse(fetchAPI.Response.json({ status: 'ok' }));
+              const m = YOGA_USER_PATH.exec(url.pathname);
+              if (!m) return;
+              return publicUser(decodeURIComponent(m[1]!)).then((user) =>
+                endResponse(
+                  user
+                    ? new fetchAPI.Response(JSON.stringify(user), { headers: { 'content-type': 'application/json; charset=utf-8' } })
+                    : fetchAPI.Response.json({ error: 'not found' }, { status: 404 }),
+                ),
+              );
             },
           },
         ],
@@ -62,12 +84,8 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   }
   const m = req.method === 'GET' ? USER_PATH.exec(req.url ?? '') : null;
   if (!m) return send(res, 404, { error: 'not found' });
-  pool
-    .query<{ id: string; name: string; createdAt: Date }>('SELECT id, name, "createdAt" FROM "User" WHERE id = $1', [decodeURIComponent(m[1]!)])
-    .then(({ rows: [user] }) => {
-      if (!user) return send(res, 404, { error: 'not found' });
-      send(res, 200, { id: user.id, name: user.name, joined: user.createdAt.toISOString().slice(0, 10) });
-    })
+  publicUser(decodeURIComponent(m[1]!))
+    .then((user) => (user ? send(res, 200, user) : send(res, 404, { error: 'not found' })))
     .catch(() => send(res, 500, { error: 'internal' }));
 });
 

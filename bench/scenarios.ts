@@ -104,6 +104,24 @@ export const scenarios: Scenario[] = [
     diagnostic: true,
     request: () => ({ method: 'GET', path: `/yoga/graphql?query=${encodeURIComponent('{ hello }')}` }),
   },
+  // The targets' floor: the baseline's own lookup through bare Yoga, with nothing of ours.
+  {
+    name: 'diag: bare Yoga GET /users/:id (onRequest + pg)',
+    target: 'baseline',
+    diagnostic: true,
+    request: ({ userId }) => ({ method: 'GET', path: `/yoga/users/${encodeURIComponent(userId)}` }),
+  },
+  {
+    name: 'diag: bare Yoga POST user(id) (resolver + pg, body read first)',
+    target: 'baseline',
+    diagnostic: true,
+    request: ({ userId }) => ({
+      method: 'POST',
+      path: '/yoga/graphql',
+      headers: { ...json, 'x-read-body': '1' },
+      body: JSON.stringify({ query: USER_QUERY, variables: { id: userId } }),
+    }),
+  },
   {
     name: 'diag: bare Yoga POST { hello } (body streamed)',
     target: 'baseline',
