@@ -18,7 +18,7 @@ import { unauthenticated } from './errors.js';
 import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
 import { renderSelfContainedGraphiQL } from './graphql/graphiql.js';
 import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
-import { useCachedQueries, type ResponseCache } from './graphql/response-cache.js';
+import { useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
 import { useBodyLimit } from './http/plugins/use-body-limit.js';
@@ -107,6 +107,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // GET /, /reference and /console and their static files, before the budget: pages are not limited.
       usePages({ graphiql: config.graphiql, rateLimit: config.rateLimit, graphqlPath: GRAPHQL_PATH }),
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS, exempt: isGraphiQLPage }),
+      // A plain GET query whose result is cached is answered here (see useResponseCacheHits).
+      useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH }),
       useBodyLimit(config.bodyLimitBytes),
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),
       // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).

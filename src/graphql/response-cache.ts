@@ -229,15 +229,33 @@ const CONTENT_TYPE_FOR_ACCEPT: ReadonlyMap<string, string> = new Map([
  * Yoga's response-cache plugin serves a hit once the request is parsed into GraphQL params, after
  * Yoga's request pipeline; a hit is only a lookup, so a plain GET (query, variables, operation
  * name) is answered here, from onRequest, with what Yoga would send for it: the same body, ETag,
- * Last-Modified and content type. Anything else (persisted queries, other Accept values) takes
- * Yoga's way. After useResponseCache in the list: its If-None-Match → 304 comes first.
+ * Last-Modified and content type. Anything else (persisted queries, other Accept values, an
+ * If-None-Match that Yoga's plugin answers with 304) takes Yoga's way.
+ *
+ * It belongs right after the rate-limit budget (a hit is counted like any request): every
+ * onRequest hook a request passes costs it an iteration of the hook chain, and the ones between
+ * (body limit, REST routes, graphql-sse, APQ, Yoga's cache) never act on such a GET.
  */
+export function useResponseCacheHits({ cache, path }: { cache: Cache; path: string }): Plugin {
+  return useEarlyCacheHits(matchingTagVersions(cache), path);
+}
+
 function useEarlyCacheHits(cache: Cache, path: string): Plugin {
+  // What a stored result is sent as, made once per entry: the in-process cache hands out the
+  // stored object itself (an entry read from Redis is a new object each time, and made anew).
+  const rendered = new WeakMap<object, { body: string; headers: Record<string, string> }>();
+  const render = (cached: ExecutionResult) => {
+    const { http, ...extensions } = (cached.extensions ?? {}) as { http?: { headers?: Record<string, string> } };
+    const body = JSON.stringify({ ...cached, extensions: Object.keys(extensions).length ? extensions : undefined });
+    const headers: Record<string, string> = { ...http?.headers };
+    if (headers.ETag) headers.ETag = entityTag(headers.ETag, cached.data);
+    return { body, headers };
+  };
   return {
     onRequest({ request, url, endResponse, fetchAPI }) {
       if (request.method !== 'GET' || url.pathname !== path) return;
       const query = url.searchParams.get('query');
-      if (!query || url.searchParams.has('extensions')) return;
+      if (!query || url.searchParams.has('extensions') || request.headers.has('if-none-match')) return;
       const type = CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
       if (!type) return;
       let variables: unknown;
@@ -248,11 +266,10 @@ function useEarlyCacheHits(cache: Cache, path: string): Plugin {
       }
       return Promise.resolve(cache.get(cacheKey(query, url.searchParams.get('operationName'), variables))).then((cached) => {
         if (!cached) return;
-        const { http, ...extensions } = (cached.extensions ?? {}) as { http?: { headers?: Record<string, string> } };
-        const body = JSON.stringify({ ...cached, extensions: Object.keys(extensions).length ? extensions : undefined });
-        const headers: Record<string, string> = { ...http?.headers, 'content-type': `${type}; charset=utf-8` };
-        if (headers.ETag) headers.ETag = entityTag(headers.ETag, cached.data);
-        endResponse(new fetchAPI.Response(body, { headers }));
+        let response = rendered.get(cached);
+        if (!response) rendered.set(cached, (response = render(cached)));
+        // A new headers object each time: the response's headers are written into it.
+        endResponse(new fetchAPI.Response(response.body, { headers: { ...response.headers, 'content-type': `${type}; charset=utf-8` } }));
       });
     },
   };
@@ -286,7 +303,7 @@ function matchingTagVersions(cache: Cache): Cache {
   };
 }
 
-/** The plugins: GET queries on `path` are cached; nothing else is. */
+/** The plugins: GET queries on `path` are cached; nothing else is (hits are served by useResponseCacheHits). */
 export function useCachedQueries({ cache: store, schema, path }: { cache: Cache; schema: GraphQLSchema; path: string }): Plugin[] {
   const cache = matchingTagVersions(store);
   const uncached = [...callerDependentFields(schema), 'Query.pageViews'];
@@ -325,6 +342,5 @@ export function useCachedQueries({ cache: store, schema, path }: { cache: Cache;
         setResult({ ...result, extensions });
       },
     },
-    useEarlyCacheHits(cache, path),
   ];
 }
