@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSchema, createYoga } from 'graphql-yoga';
+import { decodeJwt } from 'jose';
 import pg from 'pg';
 
 // "timestamp without time zone" columns hold UTC (Prisma writes them so): parse them as UTC.
@@ -32,6 +33,25 @@ async function publicUser(id: string): Promise<{ id: string; name: string; joine
 const YOGA_USER_PATH = /^\/yoga\/users\/([^/?]+)$/;
 
 /**
+ * The caller's own account as the service's GET /api/v1/user/me reads it: the session and its
+ * account in one query. The token's claims are decoded, not verified (the service verifies each
+ * token once and remembers it), so this is a lower bound of the service's work.
+ */
+async function me(authorization: string | null): Promise<object | undefined> {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  if (!token) return undefined;
+  const { sub, sid } = decodeJwt(token);
+  const { rows: [row] } = await pool.query<{ id: string; name: string; email: string; role: string; tier: string; createdAt: Date; revokedAt: Date | null }>(
+    `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", s."revokedAt"
+       FROM "Session" s JOIN "User" u ON u.id = s."userId"
+      WHERE s.id = $1 AND s."userId" = $2`,
+    [sid, sub],
+  );
+  if (!row || row.revokedAt) return undefined;
+  return { id: row.id, name: row.name, email: row.email, joined: row.createdAt.toISOString().slice(0, 10), role: row.role, tier: row.tier };
+}
+
+/**
  * With YOGA_FLOOR=1 (the bench's diagnostics), a bare graphql-yoga under /yoga: no plugin of ours,
  * a two-field schema. What Yoga itself costs per request on this machine, beside the raw server:
  * the same lookup as the baseline answered from an onRequest hook (where the service's REST
@@ -50,11 +70,11 @@ const yoga =
         }),
         plugins: [
           {
-            onRequest({ url, endResponse, fetchAPI }) {
+            onRequest({ request, url, endResponse, fetchAPI }) {
               if (url.pathname === '/yoga/healthz') return endResponse(fetchAPI.Response.json({ status: 'ok' }));
-              const m = YOGA_USER_PATH.exec(url.pathname);
-              if (!m) return;
-              return publicUser(decodeURIComponent(m[1]!)).then((user) =>
+              const m = url.pathname === '/yoga/me' ? null : YOGA_USER_PATH.exec(url.pathname);
+              if (!m && url.pathname !== '/yoga/me') return;
+              return (m ? publicUser(decodeURIComponent(m[1]!)) : me(request.headers.get('authorization'))).then((user) =>
                 endResponse(
                   user
                     ? new fetchAPI.Response(JSON.stringify(user), { headers: { 'content-type': 'application/json; charset=utf-8' } })

@@ -112,6 +112,12 @@ export const scenarios: Scenario[] = [
     request: ({ userId }) => ({ method: 'GET', path: `/yoga/users/${encodeURIComponent(userId)}` }),
   },
   {
+    name: 'diag: bare Yoga GET /me (onRequest + the session query)',
+    target: 'baseline',
+    diagnostic: true,
+    request: ({ token }) => ({ method: 'GET', path: '/yoga/me', headers: { authorization: `Bearer ${token}` } }),
+  },
+  {
     name: 'diag: bare Yoga POST user(id) (resolver + pg, body read first)',
     target: 'baseline',
     diagnostic: true,
