@@ -205,6 +205,19 @@ describe('GraphQL', () => {
     expect(await state()).toBe(before);
   });
 
+  it('refuses a body that names a key twice, whichever comes last (JSON.parse ran the last one)', async () => {
+    const before = await state();
+    const rename = JSON.stringify('mutation { updateMe(name: "Evil") { name } }');
+    for (const body of [`{"query":"{ me { name } }","query":${rename}}`, `{"query":${rename},"variables":{},"variables":{}}`, `{"query":${rename},"extensions":{"a":1,"a":2}}`]) {
+      const reply = await api.request('POST', '/graphql', { token, body });
+      expect(reply.status, body).toBe(400);
+      expect(reply.body, body).toEqual({
+        errors: [{ message: expect.stringMatching(/^The request body names the key "(query|variables|a)" twice in one object\.$/), extensions: { code: 'BAD_REQUEST' } }],
+      });
+    }
+    expect(await state()).toBe(before);
+  });
+
   it('refuses a document nested thousands of levels deep as a syntax error (the parser overflowed its stack: "Unexpected error.")', async () => {
     for (const query of ['{ me '.repeat(5_000), `${'{ me '.repeat(5_000)}${'}'.repeat(5_000)}`, `{ lessons(after: ${'['.repeat(10_000)}) { pageInfo { hasNextPage } } }`]) {
       const reply = await gql(query);

@@ -5,9 +5,16 @@
 //   a client, a proxy or a dashboard that only sees the status would count them as successes.
 //   Validation errors keep GraphQL over HTTP's 200 there;
 // - `variables` or `extensions` in a GET's URL that are not JSON: Yoga's parser lets JSON.parse's
-//   SyntaxError through, which would be masked as `Unexpected error.`.
+//   SyntaxError through, which would be masked as `Unexpected error.`;
+// - a JSON body naming a key twice in one object (`{"query": "…", "query": "…"}`): JSON.parse keeps
+//   the last, another parser (a proxy, a log) the first, so they would read different requests.
+//   REST bodies are refused the same way (src/http/body.ts);
+// - a persisted-query extension that is not Apollo's `{version: 1, sha256Hash: "<hex>"}`: Yoga's
+//   APQ plugin ignores it, so a client would run without the persisted query it thinks it set.
 import type { GraphQLError } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import { duplicateKey, JSON_MEDIA_TYPE } from '../http/body.js';
+import type { NodeServerContext } from '../http/plugins/server-context.js';
 
 interface HttpExtension {
   status?: number;
@@ -21,14 +28,42 @@ const notJson = (error: unknown): never => {
   });
 };
 
-export function useBadRequestStatus(): Plugin {
+const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+
+/** Why the parameters of one operation are refused (see above), or undefined. */
+function paramsProblem(params: GraphQLParams): string | undefined {
+  const persisted: unknown = params.extensions?.persistedQuery;
+  if (persisted === undefined) return undefined;
+  const { version, sha256Hash } = (persisted ?? {}) as { version?: unknown; sha256Hash?: unknown };
+  if (version !== 1) return 'extensions.persistedQuery.version must be 1.';
+  if (typeof sha256Hash !== 'string') return 'extensions.persistedQuery.sha256Hash must be a string.';
+  return undefined;
+}
+
+/** The parsed request (one operation, a batch, or a response of Yoga's), or the first problem. */
+function checked<T>(parsed: T, body: unknown, contentType: string | null): T {
+  if (typeof body === 'string' && contentType !== null && JSON_MEDIA_TYPE.test(contentType)) {
+    const duplicate = duplicateKey(body);
+    if (duplicate !== undefined) throw badRequest(`The request body names the key ${JSON.stringify(duplicate)} twice in one object.`);
+  }
+  for (const params of Array.isArray(parsed) ? (parsed as GraphQLParams[]) : [parsed]) {
+    const problem = params && typeof params === 'object' ? paramsProblem(params as GraphQLParams) : undefined;
+    if (problem) throw badRequest(problem);
+  }
+  return parsed;
+}
+
+export function useBadRequestStatus(): Plugin<object, Partial<NodeServerContext>> {
   return {
-    onRequestParse({ requestParser, setRequestParser }) {
+    onRequestParse({ requestParser, setRequestParser, serverContext }) {
       if (!requestParser) return;
+      // The body as the node server read it (src/server.ts): the text Yoga's parser parsed.
+      const body: unknown = (serverContext.req as { body?: unknown } | undefined)?.body;
       setRequestParser((request) => {
+        const contentType = request.headers.get('content-type');
         try {
           const parsed = requestParser(request);
-          return parsed instanceof Promise ? parsed.catch(notJson) : parsed;
+          return parsed instanceof Promise ? parsed.then((p) => checked(p, body, contentType), notJson) : checked(parsed, body, contentType);
         } catch (error) {
           return notJson(error);
         }

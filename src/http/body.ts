@@ -44,7 +44,7 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffe
 }
 
 /** JSON's own media type or a `+json` one (RFC 6839), with any parameters. */
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 const badBody = (problem: string) => new AppError('BAD_USER_INPUT', `body: ${problem}`, { details: { field: 'body' } });
 

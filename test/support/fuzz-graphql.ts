@@ -187,8 +187,8 @@ export function malformedGraphQLBody(): fc.Arbitrary<{ body: string; contentType
         '{', '[]', '{"query":1}', '{"query":null}', '{"query":true}', '{"query":{}}', '{"query":[]}', '{"query":""}', '{"query":"{"}', '{"query":"}"}',
         '{}', 'null', '1', '"x"', '[{"query":"{ me { id } }"}]', `{"query":${q},"variables":"x"}`, `{"query":${q},"variables":[]}`, `{"query":${q},"variables":1}`,
         `{"query":${q},"extensions":1}`, `{"query":${q},"extensions":"x"}`, `{"query":${q},"operationName":1}`, `{"query":${q},"operationName":"Missing"}`,
-        // (A persisted-query hash of the wrong type beside a query is ignored by Yoga's APQ plugin, which
-        // then runs the query: not refused, so not generated.)
+        `{"query":${q},"extensions":{"persistedQuery":{"version":1,"sha256Hash":5}}}`, `{"query":${q},"extensions":{"persistedQuery":null}}`,
+        `{"query":${q},"query":${q}}`, `{"query":${q},"variables":{"a":1,"a":2}}`,
         `{"query":${q},"extensions":{"persistedQuery":{"version":1,"sha256Hash":"${'0'.repeat(64)}"}}}`,
         `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"${'0'.repeat(64)}"}}}`, `{"extensions":{"persistedQuery":{"version":2,"sha256Hash":"x"}}}`,
         '{"query":"query { me { id } } mutation { logout(refreshToken: \\"x\\") }"}', '{"query":"{ me { id } }","query":1}',
