@@ -109,7 +109,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS, exempt: isGraphiQLPage }),
       // A plain GET query whose result is cached is answered here (see useResponseCacheHits).
       useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH }),
-      useBodyLimit(config.bodyLimitBytes),
+      useBodyLimit({ limit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),
       // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).
       ...useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH),

@@ -1,6 +1,7 @@
 // Starts the service: validated config, migrated (and, outside production, seeded) database,
 // then listen. Returns a handle the tests and main.ts use alike.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isUtf8 } from 'node:buffer';
 import type { AddressInfo } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
@@ -86,7 +87,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         const body = await readNodeBody(req, config.bodyLimitBytes);
         if (body === null) Object.assign(req, { bodyTooLarge: true });
         // whatwg-node takes a string `body` as the request's body instead of reading the stream.
-        else if (body.length) Object.assign(req, { body: body.toString('utf8') });
+        // Bytes that are not UTF-8 would become U+FFFD in it: useBodyLimit refuses the request.
+        else if (body.length) Object.assign(req, { body: body.toString('utf8'), bodyNotUtf8: !isUtf8(body) });
       } catch {
         // The client went away mid-body: nobody is left to answer.
         return;

@@ -167,6 +167,31 @@ describe('the REST body parser', () => {
   });
 });
 
+describe('bodies that are not UTF-8', () => {
+  it('refuses them with a 400 naming the body, in REST\'s shape and GraphQL\'s (each bad byte became U+FFFD and was stored)', async () => {
+    const before = await state();
+    const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    const send = (path: string, method: string, body: Buffer) =>
+      fetch(`${server.url}${path}`, { method, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+    // A lone continuation byte, a truncated sequence, an overlong encoding of "/", an encoded surrogate.
+    for (const bad of [[0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+      const rest = await send('/api/v1/user/me', 'PATCH', bytes('{"name":"Ada ', bad, '"}'));
+      expect(rest.status).toBe(400);
+      expect(await rest.json()).toEqual({ error: true, code: 400, message: 'body: must be valid UTF-8', details: { field: 'body' } });
+      const graphql = await send('/graphql', 'POST', bytes('{"query":"mutation { updateMe(name: \\"Ada ', bad, '\\") { name } }"}'));
+      expect(graphql.status).toBe(400);
+      expect(await graphql.json()).toEqual({
+        errors: [{ message: 'body: must be valid UTF-8', extensions: { code: 'BAD_USER_INPUT', status: 400, details: { field: 'body' } } }],
+      });
+    }
+    expect(await state()).toBe(before);
+    // Valid UTF-8 beyond ASCII is what it was.
+    const ok = await send('/api/v1/user/me', 'PATCH', bytes('{"name":"Ada Lovelace ', [0xc3, 0xa9], '"}'));
+    expect(((await ok.json()) as { name: string }).name).toBe('Ada Lovelace é');
+    await api.patch('/api/v1/user/me', { name: 'Ada Lovelace' }, { token });
+  });
+});
+
 describe('requests node refuses before the service sees them', () => {
   it('answers a URL over 16 KiB in the contract shape (431), not a bare status line', async () => {
     const reply = await api.get(`/api/analytics/views?path=/${'x'.repeat(100_000)}`);

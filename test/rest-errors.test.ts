@@ -138,6 +138,13 @@ describe('routing errors', () => {
     expect(reply.body.details).toEqual({ limit: 2048 });
 
     expectError(await api.patch('/api/v1/user/me', { name: 'x'.repeat(10_000) }, { token }), 413);
+
+    // On /graphql the same refusal is a GraphQL response (it was the REST error body).
+    const graphql = await api.post('/graphql', { query: `{ user(id: "${'x'.repeat(3_000)}") { id } }` });
+    expect(graphql.status).toBe(413);
+    expect(graphql.body).toEqual({
+      errors: [{ message: 'Request body is larger than 2048 bytes', extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413, details: { limit: 2048 } } }],
+    });
   });
 
   it('refuses an oversized chunked body (no Content-Length) with 413', async () => {

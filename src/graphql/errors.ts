@@ -76,3 +76,17 @@ export function formatGraphQLError(error: Readonly<GraphQLError | Error>, log: L
   const { http: _http, ...extensions } = masked.extensions;
   return Object.assign(masked, { extensions });
 }
+
+/**
+ * A request on a GraphQL path refused before Yoga parsed it (the budget, the body checks): a
+ * GraphQL response with the error's status, in the media type the client accepts.
+ */
+export function graphqlErrorResponse(Response: typeof globalThis.Response, error: unknown, request: Request, log: Logger): Response {
+  const formatted = formatGraphQLError(error as Error, log);
+  const accept = request.headers.get('accept') ?? '';
+  const type = accept.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
+  return new Response(JSON.stringify({ errors: [formatted.toJSON()] }), {
+    status: Number(formatted.extensions.status ?? 500),
+    headers: { ...(error instanceof AppError ? error.headers : {}), 'content-type': `${type}; charset=utf-8` },
+  });
+}

@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../errors.js';
+import { AppError, badInput } from '../errors.js';
 
 export const tooLarge = (limit: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${limit} bytes`, { details: { limit } });
+export const notUtf8 = () => badInput('body', 'must be valid UTF-8');
 
 /**
  * Reads a node request's body of at most `limit` bytes, before the request is handed to Yoga (the

@@ -8,6 +8,8 @@ export interface NodeServerContext {
   req: IncomingMessage & {
     /** The body was over BODY_LIMIT_BYTES (and was drained unread): the request gets a 413. */
     bodyTooLarge?: boolean;
+    /** The body is not valid UTF-8: the request gets a 400. */
+    bodyNotUtf8?: boolean;
   };
   res: ServerResponse;
 }

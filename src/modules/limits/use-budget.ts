@@ -5,7 +5,7 @@
 // shape of what was asked: the contract's error body, or a GraphQL error RATE_LIMITED.
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
-import { formatGraphQLError } from '../../graphql/errors.js';
+import { graphqlErrorResponse } from '../../graphql/errors.js';
 import { isWebSocketContext } from '../../graphql/ws.js';
 import { errorResponse } from '../../http/errors.js';
 import { requestContextOf } from '../../http/plugins/server-context.js';
@@ -29,18 +29,8 @@ export function useRateLimitBudget({ limits, exempt, graphqlPaths }: BudgetOptio
       const ctx = requestContextOf(request);
       const graphql = graphqlPaths.includes(url.pathname);
       // In the shape of what was asked: the contract's error body, or a GraphQL error.
-      const fail = (error: unknown) => {
-        if (!graphql) return endResponse(errorResponse(fetchAPI.Response, error, ctx.log));
-        const formatted = formatGraphQLError(error as Error, ctx.log);
-        const accept = request.headers.get('accept') ?? '';
-        const type = accept.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
-        endResponse(
-          new fetchAPI.Response(JSON.stringify({ errors: [formatted.toJSON()] }), {
-            status: Number(formatted.extensions.status ?? 500),
-            headers: { ...(error instanceof AppError ? error.headers : {}), 'content-type': `${type}; charset=utf-8` },
-          }),
-        );
-      };
+      const fail = (error: unknown) =>
+        endResponse(graphql ? graphqlErrorResponse(fetchAPI.Response, error, request, ctx.log) : errorResponse(fetchAPI.Response, error, ctx.log));
       let admission;
       try {
         // Resolving the caller reads the database: unreachable, it is a 503 like any other route's.
