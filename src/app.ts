@@ -16,7 +16,6 @@ import type { Caller, RequestContext } from './context.js';
 import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
 import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
-import { renderSelfContainedGraphiQL } from './graphql/graphiql.js';
 import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
 import { useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
@@ -76,14 +75,11 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
   };
   const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted, onDeliveriesDue });
   const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
-  const isGraphiQLPage = (request: Request, url: URL) =>
-    config.graphiql && url.pathname === GRAPHQL_PATH && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
-
   const yoga = createYoga<NodeServerContext, RequestContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    graphiql: config.graphiql,
-    renderGraphiQL: renderSelfContainedGraphiQL,
+    // GraphiQL's page (with its own assets) is served by usePages, cached like the other pages.
+    graphiql: false,
     landingPage: false,
     // The node server reads and limits every body (BODY_LIMIT_BYTES) before Yoga sees it; Yoga's
     // own limit would stream that already-read body again through a TransformStream.
@@ -104,9 +100,9 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useMetrics({ metrics, token: config.metricsToken, routes: apiRoutes, paths: [...GRAPHQL_PATHS, '/healthz', '/readyz', LANDING_PATH, REFERENCE_PATH, CONSOLE_PATH] }),
       useHealthChecks({ ping: () => db.ping() }),
       useCors(),
-      // GET /, /reference and /console and their static files, before the budget: pages are not limited.
+      // GET /, /reference, /console, GraphiQL's page and their static files, before the budget: pages are not limited.
       usePages({ graphiql: config.graphiql, rateLimit: config.rateLimit, graphqlPath: GRAPHQL_PATH }),
-      useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS, exempt: isGraphiQLPage }),
+      useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS }),
       // A plain GET query whose result is cached is answered here (see useResponseCacheHits).
       useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH }),
       useBodyLimit({ limit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),

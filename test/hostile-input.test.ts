@@ -172,7 +172,7 @@ describe('bodies that are not UTF-8', () => {
     const before = await state();
     const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
     const send = (path: string, method: string, body: Buffer) =>
-      fetch(`${server.url}${path}`, { method, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
+      fetch(`${server.url}${path}`, { method, body: new Uint8Array(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
     // A lone continuation byte, a truncated sequence, an overlong encoding of "/", an encoded surrogate.
     for (const bad of [[0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
       const rest = await send('/api/v1/user/me', 'PATCH', bytes('{"name":"Ada ', bad, '"}'));

@@ -251,6 +251,38 @@ describe('the pages (development: GraphiQL served)', () => {
     });
   });
 
+  it("serves GraphiQL's 9 MB page revalidated by ETag (a reload is a 304) and gzipped to a browser", async () => {
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    const first = await api.get('/graphql', { headers: html });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.text).toContain('<title>');
+    // A reload: nothing but headers.
+    const reload = await api.get('/graphql', { headers: { ...html, 'if-none-match': etag } });
+    expect(reload.status).toBe(304);
+    expect(reload.text).toBe('');
+    // What a browser downloads, compressed (fetch sends Accept-Encoding and inflates the body).
+    const raw = await new Promise<{ encoding?: string; bytes: number }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/graphql`, { headers: { ...html, 'accept-encoding': 'gzip' } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(raw.encoding).toBe('gzip');
+    expect(raw.bytes).toBeLessThan(Buffer.byteLength(first.text) / 3);
+    // HEAD answers with the page's headers and no body (Yoga answered 405).
+    const head = await fetch(`${server.url}/graphql`, { method: 'HEAD', headers: html });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(etag);
+    // Not a page, a query: still GraphQL.
+    expect((await api.get('/graphql?query=%7B__typename%7D')).body).toEqual({ data: { __typename: 'Query' } });
+  });
+
   it('gives every docs entry a url that answers 200 here, its anchor in the page when it is on the landing page', async () => {
     const docs = (await api.get('/api/content/docs')).body as { slug: string; url: string }[];
     expect(docs.map((d) => d.slug)).toEqual(['authentication', 'getting-started', 'lessons', 'rate-limits', 'webhooks']);

@@ -36,7 +36,8 @@ export function useCors(): Plugin {
     },
     onResponse({ request, response }) {
       const record = requestRecordOf(request);
-      if (!record || !isApiPath(record.path)) return;
+      // GraphiQL's page lives on /graphql too: a page, not an API response.
+      if (!record || !isApiPath(record.path) || response.headers.get('content-type')?.startsWith('text/html')) return;
       if (!response.headers.has('access-control-allow-origin')) response.headers.set('access-control-allow-origin', '*');
       response.headers.set('access-control-expose-headers', EXPOSED_HEADERS);
     },

@@ -8,6 +8,7 @@
 // unknown /static/ file is the API's 404.
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
+import { graphiqlPage } from '../../graphql/graphiql.js';
 import { FAVICON, PAGES_STYLESHEET, REFERENCE_SCRIPT, STATIC_PREFIX, contentFile, redocStandalone, type StaticFile } from '../../pages/assets.js';
 import { CONSOLE_ASSETS_PREFIX, CONSOLE_PATH, DEFAULT_CONSOLE_DIR, readConsoleBuild, renderConsoleMissing, type ConsoleBuild } from '../../pages/console.js';
 import { renderLanding } from '../../pages/landing.js';
@@ -38,7 +39,7 @@ interface Served {
 }
 
 export interface PagesOptions extends PageOptions {
-  /** Where GraphiQL's page is served (GET with Accept: text/html), to give it the page headers. */
+  /** Where GraphiQL's page is served (GET with Accept: text/html) when `graphiql` is on. */
   graphqlPath: string;
   /** Where the console's build is [dist/console/ at the project's root]. */
   consoleDir?: string;
@@ -94,9 +95,15 @@ export function usePages({ graphqlPath, consoleDir = DEFAULT_CONSOLE_DIR, ...pag
     return redocStandalone().then((redoc) => (redoc.path === path ? asStatic(redoc) : undefined));
   }
 
+  /** GraphiQL's page, where Yoga would render it: a GET (or HEAD) of the GraphQL path asking for HTML. */
+  const isGraphiQL = (request: Request, url: URL) =>
+    pageOptions.graphiql && url.pathname === graphqlPath && (request.method === 'GET' || request.method === 'HEAD') && (request.headers.get('accept') ?? '').includes('text/html');
+
   return {
     onRequest({ request, url, endResponse, fetchAPI }) {
-      const found = lookup(url.pathname);
+      const found = isGraphiQL(request, url)
+        ? graphiqlPage().then((file): Served => ({ file, cacheControl: PAGE_CACHE, csp: GRAPHIQL_CSP }))
+        : lookup(url.pathname);
       if (!found) return;
       const log = () => requestContextOf(request).log;
       const answer = (served: Served | undefined) => {
@@ -115,13 +122,6 @@ export function usePages({ graphqlPath, consoleDir = DEFAULT_CONSOLE_DIR, ...pag
       if (!(found instanceof Promise)) return answer(found);
       // Reading Redoc's bundle or the console's build failed (a broken install): the contract's 500, logged.
       return found.then(answer, (error: unknown) => endResponse(errorResponse(fetchAPI.Response, error, log())));
-    },
-    onResponse({ request, response }) {
-      // GraphiQL's page is Yoga's to render (by its own plugin, which runs before all of ours,
-      // so no request record exists for it); its headers are ours to set.
-      if (request.method !== 'GET' || !(response.headers.get('content-type') ?? '').startsWith('text/html')) return;
-      if (new URL(request.url).pathname !== graphqlPath) return;
-      for (const [name, value] of Object.entries(pageSecurityHeaders(GRAPHIQL_CSP))) response.headers.set(name, value);
     },
   };
 }

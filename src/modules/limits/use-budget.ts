@@ -13,19 +13,16 @@ import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
 
 export interface BudgetOptions {
   limits: LimitService;
-  /** Paths never counted (health, metrics, the pages). */
-  exempt(request: Request, url: URL): boolean;
   /** Paths whose refusals are GraphQL responses. */
   graphqlPaths: readonly string[];
 }
 
 
-export function useRateLimitBudget({ limits, exempt, graphqlPaths }: BudgetOptions): Plugin {
+export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plugin {
   const headersOf = new WeakMap<Request, Record<string, string>>();
   const refused = () => new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
-      if (exempt(request, url)) return;
       const ctx = requestContextOf(request);
       const graphql = graphqlPaths.includes(url.pathname);
       // In the shape of what was asked: the contract's error body, or a GraphQL error.
