@@ -41,9 +41,9 @@ import { useOperationLimits } from './modules/limits/operation-limits.js';
 import { useRateLimitBudget } from './modules/limits/use-budget.js';
 import { createServices, type Services } from './services.js';
 
-/** The contract's query limits: depth 12 (introspection exempt), 50 aliases. */
+/** The contract's query limits: depth 12 (introspection exempt), 50 aliases (of any field: graphql-armor exempts `__typename` by default). */
 const MAX_DEPTH = { n: 12, ignoreIntrospection: true, flattenFragments: true } as const;
-const MAX_ALIASES = { n: 50 } as const;
+const MAX_ALIASES = { n: 50, allowList: [] };
 
 const GRAPHQL_PATH = '/graphql';
 /** graphql-sse's single-connection mode (reservation PUT, then the stream). */

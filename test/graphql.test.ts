@@ -395,6 +395,14 @@ describe('limits', () => {
     expect(refused.body.errors).toHaveLength(1);
     expect(refused.body.errors[0].message).toMatch(/Aliases limit of 50 exceeded, found 51/);
     expectNothingRan();
+
+    // __typename counts too (graphql-armor exempts it by default: 3,000 aliases of it were answered,
+    // a 50 kB document making a response of 60 kB and 3,000 field executions).
+    const typenames = await gql(`{ ${Array.from({ length: 3_000 }, (_, i) => `t${i}: __typename`).join(' ')} }`);
+    expect(typenames.body.data).toBeUndefined();
+    expect(typenames.body.errors[0].message).toMatch(/Aliases limit of 50 exceeded, found 3000/);
+    const fifty = await gql(`{ ${Array.from({ length: 50 }, (_, i) => `t${i}: __typename`).join(' ')} }`);
+    expect(Object.keys(fifty.body.data)).toHaveLength(50);
   });
 });
 
