@@ -20,7 +20,7 @@ import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
 import { useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
-import { useBodyLimit } from './http/plugins/use-body-limit.js';
+import { useInputEncoding } from './http/plugins/use-input-encoding.js';
 import { useCors } from './http/plugins/use-cors.js';
 import { useHealthChecks } from './http/plugins/use-health.js';
 import { useMetrics } from './http/plugins/use-metrics.js';
@@ -105,7 +105,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS }),
       // A plain GET query whose result is cached is answered here (see useResponseCacheHits).
       useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH }),
-      useBodyLimit({ limit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
+      useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),
       // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).
       ...useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH),

@@ -87,7 +87,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         const body = await readNodeBody(req, config.bodyLimitBytes);
         if (body === null) Object.assign(req, { bodyTooLarge: true });
         // whatwg-node takes a string `body` as the request's body instead of reading the stream.
-        // Bytes that are not UTF-8 would become U+FFFD in it: useBodyLimit refuses the request.
+        // Bytes that are not UTF-8 would become U+FFFD in it: useInputEncoding refuses the request.
         else if (body.length) Object.assign(req, { body: body.toString('utf8'), bodyNotUtf8: !isUtf8(body) });
       } catch {
         // The client went away mid-body: nobody is left to answer.

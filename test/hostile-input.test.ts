@@ -167,7 +167,7 @@ describe('the REST body parser', () => {
   });
 });
 
-describe('bodies that are not UTF-8', () => {
+describe('bodies and query strings that are not UTF-8', () => {
   it('refuses them with a 400 naming the body, in REST\'s shape and GraphQL\'s (each bad byte became U+FFFD and was stored)', async () => {
     const before = await state();
     const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
@@ -189,6 +189,20 @@ describe('bodies that are not UTF-8', () => {
     const ok = await send('/api/v1/user/me', 'PATCH', bytes('{"name":"Ada Lovelace ', [0xc3, 0xa9], '"}'));
     expect(((await ok.json()) as { name: string }).name).toBe('Ada Lovelace é');
     await api.patch('/api/v1/user/me', { name: 'Ada Lovelace' }, { token });
+  });
+
+  it('refuses a query string whose escapes are not UTF-8, in REST\'s shape and GraphQL\'s (URLSearchParams made them U+FFFD)', async () => {
+    for (const bad of ['%FF', '%C3', '%E0%A4%A', '%ED%A0%80', '%C3x%A9']) {
+      const rest = await api.get(`/api/analytics/views?path=/a${bad}`);
+      expectError(rest, 400, 'query: must be valid UTF-8 once percent-decoded', 'query');
+      const graphql = await api.get(`/graphql?query=${encodeURIComponent('{ docs { slug } }')}&operationName=x${bad}`);
+      expect(graphql.status).toBe(400);
+      expect(graphql.body).toEqual({
+        errors: [{ message: 'query: must be valid UTF-8 once percent-decoded', extensions: { code: 'BAD_USER_INPUT', status: 400, details: { field: 'query' } } }],
+      });
+    }
+    // Escapes of UTF-8, and a % that starts no escape (a literal, as URLSearchParams reads it), are fine.
+    for (const good of ['%C3%A9', '100%', '%2']) expect((await api.get(`/api/analytics/views?path=/a${good}`)).status, good).toBe(200);
   });
 });
 
