@@ -78,7 +78,7 @@ export function formatGraphQLError(error: Readonly<GraphQLError | Error>, log: L
 }
 
 /**
- * A request on a GraphQL path refused before Yoga parsed it (the budget, the body checks): a
+ * A request on a GraphQL path refused before Yoga parsed it (the budget, the input checks): a
  * GraphQL response with the error's status, in the media type the client accepts.
  */
 export function graphqlErrorResponse(Response: typeof globalThis.Response, error: unknown, request: Request, log: Logger): Response {

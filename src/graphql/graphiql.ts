@@ -4,7 +4,8 @@
 // and favicon as data: URIs, and Monaco's web workers as blob: URLs made from inlined source.
 // So the page asks nothing of any origin but ours (its introspection and operations go to
 // /graphql), and no extra asset route is needed. usePages serves it like the other pages, before
-// the rate-limit budget: revalidated by ETag (a reload is a 304, not 9 MB again) and gzipped. test/graphiql-browser.test.ts proves it in a real Chromium.
+// the rate-limit budget: revalidated by ETag (a reload is a 304, not 9 MB again) and gzipped.
+// test/graphiql-browser.test.ts proves it in a real Chromium.
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { contentFile, type StaticFile } from '../pages/assets.js';

@@ -234,7 +234,8 @@ const CONTENT_TYPE_FOR_ACCEPT: ReadonlyMap<string, string> = new Map([
  *
  * It belongs right after the rate-limit budget (a hit is counted like any request): every
  * onRequest hook a request passes costs it an iteration of the hook chain, and the ones between
- * (body limit, REST routes, graphql-sse, APQ, Yoga's cache) never act on such a GET.
+ * (input checks, REST routes, graphql-sse, APQ, Yoga's cache) never act on such a GET (one whose
+ * query string is not UTF-8 was never stored, so it reaches the checks).
  */
 export function useResponseCacheHits({ cache, path }: { cache: Cache; path: string }): Plugin {
   return useEarlyCacheHits(matchingTagVersions(cache), path);

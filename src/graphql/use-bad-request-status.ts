@@ -9,7 +9,7 @@
 // - a JSON body naming a key twice in one object (`{"query": "…", "query": "…"}`): JSON.parse keeps
 //   the last, another parser (a proxy, a log) the first, so they would read different requests.
 //   REST bodies are refused the same way (src/http/body.ts);
-// - a persisted-query extension that is not Apollo's `{version: 1, sha256Hash: "<hex>"}`: Yoga's
+// - a persisted-query extension that is not Apollo's `{version: 1, sha256Hash: "<string>"}`: Yoga's
 //   APQ plugin ignores it, so a client would run without the persisted query it thinks it set.
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
