@@ -20,6 +20,7 @@ import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
 import { useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
+import { useGraphQLHead } from './graphql/use-graphql-head.js';
 import { useInputEncoding } from './http/plugins/use-input-encoding.js';
 import { useCors } from './http/plugins/use-cors.js';
 import { useHealthChecks } from './http/plugins/use-health.js';
@@ -103,6 +104,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // GET /, /reference, /console, GraphiQL's page and their static files, before the budget: pages are not limited.
       usePages({ graphiql: config.graphiql, rateLimit: config.rateLimit, graphqlPath: GRAPHQL_PATH }),
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS }),
+      // HEAD of a GraphQL query: its GET without the content (GraphiQL's page has its own, above).
+      useGraphQLHead(GRAPHQL_PATH),
       // A plain GET query whose result is cached is answered here (see useResponseCacheHits).
       useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH }),
       useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),

@@ -78,6 +78,25 @@ describe('on one instance (in-process cache)', () => {
     expect((await suite.api.get(url)).body.data.user.name).toBe(back);
   });
 
+  it('answers HEAD of a GET query as its GET without the content: the same ETag, length and limit headers; 304 and 405 as GET has them', async () => {
+    const url = getUrl('{ docs { slug title } }');
+    const get = await fetch(`${suite.server.url}${url}`);
+    const text = await get.text();
+    const head = await fetch(`${suite.server.url}${url}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    for (const name of ['etag', 'content-type', 'ratelimit-policy', 'x-request-id']) expect(head.headers.get(name), name).toBeTruthy();
+    expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    // The budget counted it, once.
+    expect(Number(head.headers.get('x-ratelimit-remaining'))).toBe(Number(get.headers.get('x-ratelimit-remaining')) - 1);
+    const conditional = await fetch(`${suite.server.url}${url}`, { method: 'HEAD', headers: { 'if-none-match': get.headers.get('etag')! } });
+    expect(conditional.status).toBe(304);
+    // Yoga answered 405 to every HEAD; a mutation still gets GET's 405.
+    const mutation = await fetch(`${suite.server.url}${getUrl('mutation { logout(refreshToken: "x") }')}`, { method: 'HEAD' });
+    expect(mutation.status).toBe(405);
+  });
+
   it('never serves what depends on the caller from the cache: no ETag, and a signed-out token is refused at once', async () => {
     const ada = await signIn(suite.api, 'ada@example.com', 'lovelace-1815');
     const session = await suite.api.login('ada@example.com', 'lovelace-1815');

@@ -98,7 +98,7 @@ export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): P
       const record = requestRecordOf(request);
       if (!record) return;
       const route = routeOf(record.path);
-      metrics.httpRequest({ method: request.method, route, status: response.status }, (performance.now() - record.started) / 1000);
+      metrics.httpRequest({ method: record.method, route, status: response.status }, (performance.now() - record.started) / 1000);
       // The budget's refusals and the per-operation limits' (login, register, page views) alike.
       if (response.status === 429) metrics.rateLimitRefusal(route, 'http');
     },

@@ -39,16 +39,16 @@ export function useRequestContext({ contextFor, trustProxy, log }: RequestContex
         apiKey: request.headers.get('x-api-key'),
         request,
       });
-      setRequestRecord(request, { ctx, path: url.pathname, started });
+      setRequestRecord(request, { ctx, path: url.pathname, method: request.method, started });
     },
     onResponse({ request, response }) {
       const record = requestRecordOf(request);
       if (!record) return;
-      const { ctx, path, started } = record;
+      const { ctx, path, method, started } = record;
       response.headers.set('x-request-id', ctx.requestId);
       // The service's logger with the id as a field: the same line as the request's child logger
       // would write, without making one for every request.
-      log.info({ reqId: ctx.requestId, method: request.method, path, status: response.status, ms: performance.now() - started }, 'request');
+      log.info({ reqId: ctx.requestId, method, path, status: response.status, ms: performance.now() - started }, 'request');
     },
   };
 }

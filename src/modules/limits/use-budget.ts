@@ -8,7 +8,8 @@ import { AppError } from '../../errors.js';
 import { graphqlErrorResponse } from '../../graphql/errors.js';
 import { isWebSocketContext } from '../../graphql/ws.js';
 import { errorResponse } from '../../http/errors.js';
-import { requestContextOf } from '../../http/plugins/server-context.js';
+import { findRequestContext, requestContextOf } from '../../http/plugins/server-context.js';
+import type { RequestContext } from '../../context.js';
 import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
 
 export interface BudgetOptions {
@@ -19,7 +20,8 @@ export interface BudgetOptions {
 
 
 export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plugin {
-  const headersOf = new WeakMap<Request, Record<string, string>>();
+  // By the request's context, which a request swapped later keeps (src/graphql/use-graphql-head.ts).
+  const headersOf = new WeakMap<RequestContext, Record<string, string>>();
   const refused = () => new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
@@ -36,11 +38,12 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
         return fail(error);
       }
       if (!admission) return;
-      headersOf.set(request, admission.headers);
+      headersOf.set(ctx, admission.headers);
       if (!admission.allowed) fail(refused());
     },
     onResponse({ request, response }) {
-      const headers = headersOf.get(request);
+      const ctx = findRequestContext(request);
+      const headers = ctx && headersOf.get(ctx);
       if (headers) for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     },
     async onContextBuilding({ context }) {
