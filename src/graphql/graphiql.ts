@@ -6,11 +6,7 @@
 // /graphql), and no extra asset route is needed. usePages serves it like the other pages, before
 // the rate-limit budget: revalidated by ETag (a reload is a 304, not 9 MB again) and gzipped.
 // test/graphiql-browser.test.ts proves it in a real Chromium.
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
-import { contentFile, type StaticFile } from '../pages/assets.js';
-
-const gzip = promisify(gzipCallback);
+import { contentFile, withGzip, type StaticFile } from '../pages/assets.js';
 
 export type GraphiQLPage = Pick<StaticFile, 'body' | 'gzipped' | 'contentType' | 'etag'>;
 
@@ -23,10 +19,9 @@ let page: Promise<GraphiQLPage> | undefined;
  */
 export function graphiqlPage(): Promise<GraphiQLPage> {
   if (!page) {
-    const rendering = import('@graphql-yoga/render-graphiql').then(async ({ renderGraphiQL }) => {
-      const file = contentFile(renderGraphiQL({}), 'text/html; charset=utf-8');
-      return { ...file, gzipped: new Uint8Array(await gzip(file.body)) };
-    });
+    const rendering = import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) =>
+      withGzip(contentFile(renderGraphiQL({}), 'text/html; charset=utf-8')),
+    );
     // A failed import is not remembered: the next request tries again.
     rendering.catch(() => {
       if (page === rendering) page = undefined;

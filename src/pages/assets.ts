@@ -29,10 +29,18 @@ export interface StaticFile {
 
 const hashOf = (body: Uint8Array) => createHash('sha256').update(body).digest('base64url');
 
+/** A strong ETag of a body: the hash of its bytes, quoted. */
+export const etagOf = (body: Uint8Array) => `"${hashOf(body)}"`;
+
+/** The file with its body gzipped too (off the event loop), for clients that accept it. */
+export async function withGzip<F extends { body: Uint8Array<ArrayBuffer> }>(file: F): Promise<F & { gzipped: Uint8Array<ArrayBuffer> }> {
+  return { ...file, gzipped: new Uint8Array(await gzip(file.body)) };
+}
+
 /** A body with its type and ETag (the pages themselves, which keep their addresses). */
 export function contentFile(text: string, contentType: string): Pick<StaticFile, 'body' | 'contentType' | 'etag'> {
   const body = Buffer.from(text, 'utf8');
-  return { body, contentType, etag: `"${hashOf(body)}"` };
+  return { body, contentType, etag: etagOf(body) };
 }
 
 /** A static file, named after its content. */
@@ -80,5 +88,5 @@ async function loadRedoc(): Promise<StaticFile> {
     // The source map is not served: no reference to a file that is not there.
     .replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
   const file = staticFile(`redoc-${version}`, 'js', 'text/javascript; charset=utf-8', text);
-  return { ...file, gzipped: new Uint8Array(await gzip(file.body)) };
+  return withGzip(file);
 }

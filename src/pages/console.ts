@@ -6,16 +6,12 @@
 // When dist/console/ has not been built (e.g. `npm run dev` on a fresh clone, or a build that
 // failed), /console answers 503 with a short page saying so and how to build it, and the next
 // request looks again: the rest of the service runs as usual.
-import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
-import { FAVICON, type StaticFile } from './assets.js';
+import { etagOf, FAVICON, withGzip, type StaticFile } from './assets.js';
 import { pageHead } from './layout.js';
 
-const gzip = promisify(gzipCallback);
 
 export const CONSOLE_PATH = '/console';
 /** Vite's `base` (src/console/vite.config.ts) and `assetsDir`: where the hashed files are served. */
@@ -41,12 +37,11 @@ export interface ConsoleBuild {
   files: Map<string, StaticFile>;
 }
 
-const etagOf = (body: Uint8Array) => `"${createHash('sha256').update(body).digest('base64url')}"`;
-
 async function fileOf(path: string, contentType: string, body: Uint8Array<ArrayBuffer>): Promise<StaticFile> {
   // Only what is worth it: the script and stylesheet, not the (already compressed) images.
   const compressible = contentType.startsWith('text/') || contentType === 'image/svg+xml';
-  return { path, contentType, body, etag: etagOf(body), ...(compressible ? { gzipped: new Uint8Array(await gzip(body)) } : {}) };
+  const file: StaticFile = { path, contentType, body, etag: etagOf(body) };
+  return compressible ? withGzip(file) : file;
 }
 
 /** Reads a build of the console; undefined when there is none (no index.html). */
