@@ -3,7 +3,6 @@ import { AppError, badInput } from '../errors.js';
 
 export const tooLarge = (limit: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${limit} bytes`, { details: { limit } });
-export const notUtf8 = () => badInput('body', 'must be valid UTF-8');
 
 /**
  * Reads a node request's body of at most `limit` bytes, before the request is handed to Yoga (the
@@ -47,7 +46,8 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffe
 /** JSON's own media type or a `+json` one (RFC 6839), with any parameters. */
 export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-const badBody = (problem: string) => new AppError('BAD_USER_INPUT', `body: ${problem}`, { details: { field: 'body' } });
+const badBody = (problem: string) => badInput('body', problem);
+export const notUtf8 = () => badBody('must be valid UTF-8');
 
 /**
  * Reads a JSON request body (the node layer has read it already). An empty body is `{}`. A body
