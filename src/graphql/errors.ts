@@ -5,6 +5,7 @@ import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { AppError, errorStatus, isDatabaseUnavailable, unavailable, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { responseHeaders } from '../http/headers.js';
 
 /**
  * By name as well as by class: a process can hold two instances of graphql (its CommonJS and ES
@@ -87,6 +88,6 @@ export function graphqlErrorResponse(Response: typeof globalThis.Response, error
   const type = accept.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
   return new Response(JSON.stringify({ errors: [formatted.toJSON()] }), {
     status: Number(formatted.extensions.status ?? 500),
-    headers: { ...(error instanceof AppError ? error.headers : {}), 'content-type': `${type}; charset=utf-8` },
+    headers: responseHeaders(error instanceof AppError ? error.headers : undefined, { 'content-type': `${type}; charset=utf-8` }),
   });
 }

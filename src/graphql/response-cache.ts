@@ -22,6 +22,7 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
 import { requestRecordOf } from '../http/plugins/server-context.js';
+import { responseHeaders } from '../http/headers.js';
 
 /** How long an entry lives at most, even if no event invalidates it. */
 export const RESPONSE_CACHE_TTL_MS = 60_000;
@@ -270,7 +271,7 @@ function useEarlyCacheHits(cache: Cache, path: string): Plugin {
         let response = rendered.get(cached);
         if (!response) rendered.set(cached, (response = render(cached)));
         // A new headers object each time: the response's headers are written into it.
-        endResponse(new fetchAPI.Response(response.body, { headers: { ...response.headers, 'content-type': `${type}; charset=utf-8` } }));
+        endResponse(new fetchAPI.Response(response.body, { headers: responseHeaders(response.headers, { 'content-type': `${type}; charset=utf-8` }) }));
       });
     },
   };

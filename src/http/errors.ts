@@ -2,6 +2,7 @@
 import { AppError, isDatabaseUnavailable, unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 
+import { responseHeaders } from './headers.js';
 export interface ErrorBody {
   error: true;
   code: number;
@@ -34,6 +35,6 @@ export function errorResponse(Response: typeof globalThis.Response, error: unkno
   const appError = toAppError(error, log);
   return new Response(headOnly ? null : JSON.stringify(errorBody(appError)), {
     status: appError.status,
-    headers: { ...appError.headers, 'content-type': 'application/json; charset=utf-8' },
+    headers: responseHeaders(appError.headers, { 'content-type': 'application/json; charset=utf-8' }),
   });
 }
