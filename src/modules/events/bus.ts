@@ -279,6 +279,10 @@ export function createEventBus({
     flushed: async () => {},
     subscribe: (options) => fanOut.subscribe(options),
     close: async () => {
+      // The last subscriber's leaving sent an UNSUBSCRIBE whose promise redis-event-target leaves
+      // unhandled: disconnecting at once rejects it (an unhandled rejection, at every stop after
+      // Redis had been away). QUIT is answered after it; a Redis that does not answer gets a second.
+      await Promise.race([subscribeClient.quit().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       publishClient.disconnect();
       subscribeClient.disconnect();
     },
