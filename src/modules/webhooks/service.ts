@@ -157,6 +157,13 @@ export interface ListDeliveriesOptions extends PageOptions {
  */
 export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; config: Config; onDeliveriesDue?: () => void }) {
   const allowPrivate = () => config.webhook.allowPrivateTargets;
+  /**
+   * Deliveries with their attempts, read in one snapshot. Prisma reads the attempts with a second
+   * query, and the worker records an attempt and its delivery's new state in one statement: that
+   * statement committing between the two paired a delivery's old state (PENDING, due before the
+   * attempt was made) with its new attempt.
+   */
+  const inOneSnapshot = <T>(read: (tx: Prisma.TransactionClient) => Promise<T>) => db.$transaction(read, { isolationLevel: 'RepeatableRead' });
 
   async function findEndpoint(id: string): Promise<WebhookEndpoint> {
     const endpoint = await db.webhookEndpoint.findUnique({ where: { id: lookupId('Webhook', id) } });
@@ -264,7 +271,7 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
       assertAdmin(caller);
       const { limit, seek, orderBy, take } = keysetQuery(options);
       await findEndpoint(id);
-      const rows = await db.webhookDelivery.findMany({ where: { endpointId: id, ...seek }, orderBy, take, include: withAttempts });
+      const rows = await inOneSnapshot((tx) => tx.webhookDelivery.findMany({ where: { endpointId: id, ...seek }, orderBy, take, include: withAttempts }));
       const page = keysetPage(rows, limit);
       return { ...page, items: page.items.map(toDeliveryView) };
     },
@@ -282,7 +289,7 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
         where: { id: deliveryId, endpointId: id, ...oneMoreAttempt.where },
         data: oneMoreAttempt.data(),
       });
-      const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: id }, include: withAttempts });
+      const delivery = await inOneSnapshot((tx) => tx.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: id }, include: withAttempts }));
       if (!delivery) throw notFound(`Delivery ${deliveryId}`);
       onDeliveriesDue?.();
       return toDeliveryView(delivery);
