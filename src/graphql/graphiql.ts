@@ -6,27 +6,15 @@
 // /graphql), and no extra asset route is needed. usePages serves it like the other pages, before
 // the rate-limit budget: revalidated by ETag (a reload is a 304, not 9 MB again) and gzipped.
 // test/graphiql-browser.test.ts proves it in a real Chromium.
-import { contentFile, withGzip, type StaticFile } from '../pages/assets.js';
+import { contentFile, onceUntilRejected, withGzip, type StaticFile } from '../pages/assets.js';
 
 export type GraphiQLPage = Pick<StaticFile, 'body' | 'gzipped' | 'contentType' | 'etag'>;
-
-let page: Promise<GraphiQLPage> | undefined;
 
 /**
  * GraphiQL's page, made once: the package is ~9 MB of JavaScript, imported on the first GraphiQL
  * request only, so production (GraphiQL off) and API-only processes never load it. Rendering
  * builds a ~9 MB string; gzipping it (off the event loop) makes what a browser downloads 9.1 → 2.4 MB.
  */
-export function graphiqlPage(): Promise<GraphiQLPage> {
-  if (!page) {
-    const rendering = import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) =>
-      withGzip(contentFile(renderGraphiQL({}), 'text/html; charset=utf-8')),
-    );
-    // A failed import is not remembered: the next request tries again.
-    rendering.catch(() => {
-      if (page === rendering) page = undefined;
-    });
-    page = rendering;
-  }
-  return page;
-}
+export const graphiqlPage: () => Promise<GraphiQLPage> = onceUntilRejected(() =>
+  import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => withGzip(contentFile(renderGraphiQL({}), 'text/html; charset=utf-8'))),
+);

@@ -63,20 +63,26 @@ export const REFERENCE_SCRIPT = staticFile('reference', 'js', 'text/javascript; 
 const REDOCLY_LOGO = '"https://cdn.redoc.ly/redoc/logo-mini.svg"';
 const NO_IMAGE = '"data:,"';
 
-let redocBundle: Promise<StaticFile> | undefined;
+/**
+ * `load()`, run on the first call and its promise shared by every later one. A rejection is not
+ * remembered: the next call tries again (a broken install may be mended without a restart).
+ */
+export function onceUntilRejected<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    if (!pending) {
+      const loading = load();
+      loading.catch(() => {
+        if (pending === loading) pending = undefined;
+      });
+      pending = loading;
+    }
+    return pending;
+  };
+}
 
 /** Redoc's standalone bundle (React, styled-components and all, in one file), read once. */
-export function redocStandalone(): Promise<StaticFile> {
-  if (!redocBundle) {
-    const loading = loadRedoc();
-    // A failed read is not remembered: the next request tries again.
-    loading.catch(() => {
-      if (redocBundle === loading) redocBundle = undefined;
-    });
-    redocBundle = loading;
-  }
-  return redocBundle;
-}
+export const redocStandalone = onceUntilRejected(() => loadRedoc());
 
 async function loadRedoc(): Promise<StaticFile> {
   const { version } = require('redoc/package.json') as { version: string };

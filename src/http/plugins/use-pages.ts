@@ -9,7 +9,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
 import { graphiqlPage } from '../../graphql/graphiql.js';
-import { FAVICON, PAGES_STYLESHEET, REFERENCE_SCRIPT, STATIC_PREFIX, contentFile, redocStandalone, type StaticFile } from '../../pages/assets.js';
+import { FAVICON, PAGES_STYLESHEET, REFERENCE_SCRIPT, STATIC_PREFIX, contentFile, onceUntilRejected, redocStandalone, type StaticFile } from '../../pages/assets.js';
 import { CONSOLE_ASSETS_PREFIX, CONSOLE_PATH, DEFAULT_CONSOLE_DIR, readConsoleBuild, renderConsoleMissing, type ConsoleBuild } from '../../pages/console.js';
 import { renderLanding } from '../../pages/landing.js';
 import type { PageOptions } from '../../pages/layout.js';
@@ -49,15 +49,9 @@ export function usePages({ graphqlPath, consoleDir = DEFAULT_CONSOLE_DIR, ...pag
   const landing: Served = { file: htmlFile(renderLanding(pageOptions)), cacheControl: PAGE_CACHE, csp: LANDING_CSP };
   const smallFiles = new Map([PAGES_STYLESHEET, FAVICON, REFERENCE_SCRIPT].map((f) => [f.path, asStatic(f)]));
   // The reference names Redoc's bundle by its hash: it is rendered once the bundle has been read.
-  let reference: Promise<Served> | undefined;
-  const referencePage = () =>
-    (reference ??= redocStandalone().then(
-      (redoc) => ({ file: htmlFile(renderReference({ ...pageOptions, redoc, script: REFERENCE_SCRIPT })), cacheControl: PAGE_CACHE, csp: REFERENCE_CSP }),
-      (error: unknown) => {
-        reference = undefined;
-        throw error;
-      },
-    ));
+  const referencePage = onceUntilRejected(() =>
+    redocStandalone().then((redoc): Served => ({ file: htmlFile(renderReference({ ...pageOptions, redoc, script: REFERENCE_SCRIPT })), cacheControl: PAGE_CACHE, csp: REFERENCE_CSP })),
+  );
 
   // The console's build, read on the first request for it. A missing build is not remembered:
   // once `npm run build:console` has run, the next request finds it.
