@@ -5,6 +5,7 @@ import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { AppError, errorStatus, isDatabaseUnavailable, unavailable, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { errorResponse } from '../http/errors.js';
 import { responseHeaders } from '../http/headers.js';
 
 /**
@@ -82,7 +83,7 @@ export function formatGraphQLError(error: Readonly<GraphQLError | Error>, log: L
  * A request on a GraphQL path refused before Yoga parsed it (the budget, the input checks): a
  * GraphQL response with the error's status, in the media type the client accepts.
  */
-export function graphqlErrorResponse(Response: typeof globalThis.Response, error: unknown, request: Request, log: Logger): Response {
+function graphqlErrorResponse(Response: typeof globalThis.Response, error: unknown, request: Request, log: Logger): Response {
   const formatted = formatGraphQLError(error as Error, log);
   const accept = request.headers.get('accept') ?? '';
   const type = accept.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
@@ -90,4 +91,12 @@ export function graphqlErrorResponse(Response: typeof globalThis.Response, error
     status: Number(formatted.extensions.status ?? 500),
     headers: responseHeaders(error instanceof AppError ? error.headers : undefined, { 'content-type': `${type}; charset=utf-8` }),
   });
+}
+
+/**
+ * A request refused before routing, in the shape of what was asked: a GraphQL response on a
+ * GraphQL path (`graphql`), the contract's error body anywhere else.
+ */
+export function refusalResponse(Response: typeof globalThis.Response, error: unknown, request: Request, log: Logger, graphql: boolean): Response {
+  return graphql ? graphqlErrorResponse(Response, error, request, log) : errorResponse(Response, error, log);
 }

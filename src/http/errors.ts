@@ -1,8 +1,8 @@
 // The one place that turns any thrown value into the contract's error body.
 import { AppError, isDatabaseUnavailable, unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
-
 import { responseHeaders } from './headers.js';
+
 export interface ErrorBody {
   error: true;
   code: number;

@@ -6,9 +6,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { Plugin } from 'graphql-yoga';
 import { badInput } from '../../errors.js';
-import { graphqlErrorResponse } from '../../graphql/errors.js';
+import { refusalResponse } from '../../graphql/errors.js';
 import { notUtf8, tooLarge } from '../body.js';
-import { errorResponse } from '../errors.js';
 import { requestContextOf, type NodeServerContext } from './server-context.js';
 
 const ESCAPES = /(?:%[0-9a-f]{2})+/gi;
@@ -36,8 +35,7 @@ export function useInputEncoding({ bodyLimit, graphqlPaths }: { bodyLimit: numbe
             ? undefined
             : badInput('query', 'must be valid UTF-8 once percent-decoded');
       if (!error) return;
-      const { log } = requestContextOf(request);
-      endResponse(graphqlPaths.includes(url.pathname) ? graphqlErrorResponse(fetchAPI.Response, error, request, log) : errorResponse(fetchAPI.Response, error, log));
+      endResponse(refusalResponse(fetchAPI.Response, error, request, requestContextOf(request).log, graphqlPaths.includes(url.pathname)));
     },
   };
 }

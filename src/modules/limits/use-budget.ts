@@ -5,9 +5,8 @@
 // shape of what was asked: the contract's error body, or a GraphQL error RATE_LIMITED.
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
-import { graphqlErrorResponse } from '../../graphql/errors.js';
+import { refusalResponse } from '../../graphql/errors.js';
 import { isWebSocketContext } from '../../graphql/ws.js';
-import { errorResponse } from '../../http/errors.js';
 import { findRequestContext, requestContextOf } from '../../http/plugins/server-context.js';
 import type { RequestContext } from '../../context.js';
 import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
@@ -18,7 +17,6 @@ export interface BudgetOptions {
   graphqlPaths: readonly string[];
 }
 
-
 export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plugin {
   // By the request's context, which a request swapped later keeps (src/graphql/use-graphql-head.ts).
   const headersOf = new WeakMap<RequestContext, Record<string, string>>();
@@ -26,10 +24,7 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const ctx = requestContextOf(request);
-      const graphql = graphqlPaths.includes(url.pathname);
-      // In the shape of what was asked: the contract's error body, or a GraphQL error.
-      const fail = (error: unknown) =>
-        endResponse(graphql ? graphqlErrorResponse(fetchAPI.Response, error, request, ctx.log) : errorResponse(fetchAPI.Response, error, ctx.log));
+      const fail = (error: unknown) => endResponse(refusalResponse(fetchAPI.Response, error, request, ctx.log, graphqlPaths.includes(url.pathname)));
       let admission;
       try {
         // Resolving the caller reads the database: unreachable, it is a 503 like any other route's.
