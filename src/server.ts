@@ -16,6 +16,7 @@ import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { readNodeBody } from './http/body.js';
 import { answerClientError } from './http/client-error.js';
 import { createEventBus, eventChannel } from './modules/events/bus.js';
+import { newestPosition, storedEvents } from './modules/events/stored.js';
 import { createRateLimitStore, rateLimitPrefix } from './modules/limits/index.js';
 import { createWorkers } from './workers.js';
 
@@ -63,7 +64,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   // Instances of one deployment (one database) share the event channel and the rate-limit counters.
   const databaseIdentity = config.databaseUrl ?? config.dataDir;
-  const bus = createEventBus({ redisUrl: config.redisUrl, channel: eventChannel(databaseIdentity), log, buffer: config.subscriptionBuffer });
+  const bus = createEventBus({
+    redisUrl: config.redisUrl,
+    channel: eventChannel(databaseIdentity),
+    log,
+    buffer: config.subscriptionBuffer,
+    stored: { newest: () => newestPosition(db.prisma), between: (from, to) => storedEvents(db.prisma, from, to) },
+  });
   const limits = createRateLimitStore({ redisUrl: config.redisUrl, prefix: rateLimitPrefix(databaseIdentity) });
   // One registry per server: tests run many in one process.
   const metrics = createMetrics();

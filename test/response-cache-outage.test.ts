@@ -2,49 +2,15 @@
 // away while a change commits (a TCP proxy in front of the real Redis, cut and restored). The
 // change's invalidation cannot reach Redis then; once Redis is back, neither instance may answer
 // with what was cached before the change.
-import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { TEST_REDIS_URL } from './support/process.js';
+import { redisProxy } from './support/redis-proxy.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { sleep } from './support/wait.js';
 
 const USER = 'query ($id: ID!) { user(id: $id) { id name } }';
 const userUrl = (id: string) => `/graphql?${new URLSearchParams({ query: USER, variables: JSON.stringify({ id }) })}`;
-
-/** A TCP proxy to Redis that can be cut (every connection dropped, new ones refused) and restored. */
-function redisProxy() {
-  const target = new URL(TEST_REDIS_URL);
-  const sockets = new Set<Socket>();
-  let cut = false;
-  const server: Server = createServer((downstream) => {
-    if (cut) return downstream.destroy();
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const socket of [downstream, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        sockets.delete(socket);
-        downstream.destroy();
-        upstream.destroy();
-      });
-    }
-    downstream.pipe(upstream).pipe(downstream);
-  });
-  return {
-    listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`redis://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    cut() {
-      cut = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    restore() {
-      cut = false;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let a: TestServer;
 let b: TestServer;

@@ -1,8 +1,9 @@
 // Live fan-out of committed events to this instance's subscribers. Without REDIS_URL it is
 // in-process (other instances on the same PostgreSQL hear of new positions through NOTIFY: see
 // relay.ts); with it, every instance's relay publishes through Redis and every instance's
-// subscribers hear it (@graphql-yoga/redis-event-target). Either way a subscriber reads a
-// bounded ring, never a queue of its own (createFanOut).
+// subscribers hear it (@graphql-yoga/redis-event-target), with what Redis did not bring read from
+// the database (createSequencer). Either way a subscriber reads a bounded ring, never a queue of
+// its own (createFanOut).
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
@@ -38,8 +39,29 @@ export interface EventBus {
    * as the response cache's invalidation, which always read) it has a queue of its own.
    */
   subscribe(options?: { bounded?: boolean }): AsyncIterableIterator<PositionedEvent>;
+  /**
+   * Every position up to `position` has committed (a relay's NOTIFY, or its look). A shared bus
+   * that has not heard them on Redis within ANNOUNCED_GRACE_MS reads them from the database and
+   * hands them to this instance's subscribers. In-process, the relay follows instead (relay.ts).
+   */
+  announce(position: number): void;
   close(): Promise<void>;
 }
+
+/** Where a shared bus reads the events it did not hear on Redis. */
+export interface StoredEvents {
+  /** The newest position given (0 before the first event). */
+  newest(): Promise<number>;
+  /** The events with position in (from, to], in order. */
+  between(from: number, to: number): AsyncIterable<PositionedEvent>;
+}
+
+/**
+ * How long an announced position may take to arrive on Redis before it is read from the
+ * database. The relay publishes right after the commit that NOTIFYs, so on a healthy Redis the
+ * message is there first; the grace only decides how soon a partition is noticed.
+ */
+export const ANNOUNCED_GRACE_MS = 500;
 
 /** An async iterator over `next`, ended (by return() or throw()) through `finish`. */
 function iteratorOf(
@@ -216,12 +238,15 @@ export function createEventBus({
   channel,
   log,
   buffer = DEFAULT_BUFFER,
+  stored,
 }: {
   redisUrl?: string;
   channel: string;
   log?: Logger;
   /** How far (in events) a subscriber may fall behind before its next read fails (SUBSCRIPTION_BUFFER). */
   buffer?: number;
+  /** With Redis: where to read what was not heard on it (see createSequencer). */
+  stored?: StoredEvents;
 }): EventBus {
   if (!redisUrl) {
     const fanOut = createFanOut(buffer);
@@ -230,6 +255,7 @@ export function createEventBus({
       publish: (event) => fanOut.publish(event),
       flushed: () => fanOut.flushed(),
       subscribe: (options) => fanOut.subscribe(options),
+      announce: () => {},
       close: async () => {},
     };
   }
@@ -243,7 +269,7 @@ export function createEventBus({
     connection.on('error', (error: Error) => {
       if (Date.now() - lastErrorLoggedAt < 10_000) return;
       lastErrorLoggedAt = Date.now();
-      log?.error({ err: error }, 'event bus: Redis unreachable, live events are not shared until it is back');
+      log?.error({ err: error }, 'event bus: Redis unreachable, live events are read from the database until it is back');
     });
   }
   const pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
@@ -254,37 +280,124 @@ export function createEventBus({
     () => {
       const iterator = pubsub.subscribe(channel)[Symbol.asyncIterator]() as AsyncIterableIterator<PositionedEvent>;
       source = iterator;
+      sequence?.start();
       void (async () => {
-        for (let r = await iterator.next(); !r.done; r = await iterator.next()) fanOut.publish(r.value);
+        for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
+          if (sequence) sequence.heard(r.value);
+          else fanOut.publish(r.value);
+        }
       })();
     },
     () => {
+      sequence?.stop();
       void source?.return?.();
       source = undefined;
     },
   );
+  const sequence = stored && createSequencer(stored, (event) => fanOut.publish(event), log);
   return {
     shared: true,
     // Straight to Redis, the message redis-event-target reads (JSON of the event): its own publish
     // drops the command's promise, and a publish that fails while Redis is away (after
     // maxRetriesPerRequest) then ended the process as an unhandled rejection. A lost publish
-    // costs no event: subscribers fill a gap in positions from the database (service.ts).
+    // costs no event: every instance reads it from the database once announced (createSequencer).
     publish: (event) => {
       publishClient.publish(channel, JSON.stringify(event)).catch((error: unknown) => {
         if (Date.now() - lastErrorLoggedAt < 10_000) return;
         lastErrorLoggedAt = Date.now();
-        log?.error({ err: error }, 'event bus: publish to Redis failed; subscribers catch up from the database at the next event');
+        log?.error({ err: error }, 'event bus: publish to Redis failed; instances read the event from the database once its position is announced');
       });
     },
     flushed: async () => {},
     subscribe: (options) => fanOut.subscribe(options),
+    announce: (position) => sequence?.announce(position),
     close: async () => {
+      sequence?.stop();
       // The last subscriber's leaving sent an UNSUBSCRIBE whose promise redis-event-target leaves
       // unhandled: disconnecting at once rejects it (an unhandled rejection, at every stop after
       // Redis had been away). QUIT is answered after it; a Redis that does not answer gets a second.
       await Promise.race([subscribeClient.quit().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       publishClient.disconnect();
       subscribeClient.disconnect();
+    },
+  };
+}
+
+/**
+ * What a shared bus hands this instance's subscribers: every event once, in order of position,
+ * with no gap. Redis brings events out of order when several instances publish, and not at all
+ * when the instance that positioned them was cut off from Redis (its publish is lost). A gap
+ * before an event heard is filled from the database first; an announced position not heard
+ * within ANNOUNCED_GRACE_MS is read from it. What was already delivered is dropped when heard.
+ */
+function createSequencer(stored: StoredEvents, deliver: (event: PositionedEvent) => void, log?: Logger) {
+  /** The highest position delivered; undefined while stopped or until the start is known. */
+  let delivered: number | undefined;
+  let announced = 0;
+  let grace: NodeJS.Timeout | undefined;
+  let steps: Promise<void> = Promise.resolve();
+  let lastWarnedAt = 0;
+  /** One step at a time, in the order asked. */
+  const inTurn = (step: () => Promise<void> | void) => {
+    steps = steps.then(step).catch((error: unknown) => log?.warn({ err: error }, 'event bus: reading events from the database failed'));
+  };
+
+  async function fill(to: number): Promise<number> {
+    if (delivered === undefined || delivered >= to) return 0;
+    let count = 0;
+    for await (const event of stored.between(delivered, to)) {
+      deliver(event);
+      delivered = event.position;
+      count++;
+    }
+    // Positions deleted past their retention have nothing to deliver.
+    delivered = to;
+    return count;
+  }
+
+  function awaitAnnounced(): void {
+    const due = announced;
+    grace = setTimeout(() => {
+      grace = undefined;
+      inTurn(async () => {
+        const count = await fill(due);
+        if (count && Date.now() - lastWarnedAt > 10_000) {
+          lastWarnedAt = Date.now();
+          log?.warn({ count, position: due }, 'event bus: events not heard on Redis were read from the database');
+        }
+      });
+      if (announced > due) awaitAnnounced();
+    }, ANNOUNCED_GRACE_MS);
+    grace.unref();
+  }
+
+  return {
+    /** The first subscriber came: delivery starts after the newest position given. */
+    start(): void {
+      inTurn(async () => {
+        delivered = await stored.newest();
+      });
+    },
+    stop(): void {
+      clearTimeout(grace);
+      grace = undefined;
+      inTurn(() => {
+        delivered = undefined;
+      });
+    },
+    heard(event: PositionedEvent): void {
+      inTurn(async () => {
+        // The start could not be read (the database was away): start here.
+        delivered ??= event.position - 1;
+        if (event.position <= delivered) return;
+        await fill(event.position - 1);
+        deliver(event);
+        delivered = event.position;
+      });
+    },
+    announce(position: number): void {
+      if (position > announced) announced = position;
+      if (!grace) awaitAnnounced();
     },
   };
 }

@@ -14,15 +14,18 @@
 // NOTIFY in every writing transaction serialised their commits
 // (PostgreSQL takes one lock for the notification queue at commit: 2,000 page views a second fell
 // to 400-600). Idle, the relay only looks every FALLBACK_POLL_MS (one query), which also covers
-// events written any other way (SQL by hand). When the bus is not shared
-// between instances (no Redis), the relay that positions a batch NOTIFYs POSITIONED_CHANNEL with
-// its last position, and every other instance reads those events from the database and publishes
-// them to its own subscribers, so an event is live on every instance either way.
+// events written any other way (SQL by hand). The relay that positions a batch NOTIFYs
+// POSITIONED_CHANNEL with its last position. When the bus is not shared between instances (no
+// Redis), every other instance reads those events from the database and publishes them to its own
+// subscribers, so an event is live on every instance either way. When it is shared, each
+// instance's bus is told (EventBus.announce) and reads from the database what it did not hear on
+// Redis: the instance that positioned it may have been cut off from Redis.
 import type { Database, Db } from '../../db/client.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { EventBus, PositionedEvent } from './bus.js';
 import type { EventPayload } from './outbox.js';
+import { newestPosition, storedEvents } from './stored.js';
 
 /** A batch's fan-out: one delivery per (event, subscribed endpoint), with the event's name and payload. */
 const FAN_OUT_SQL = `
@@ -124,7 +127,7 @@ export function createRelay({
       if (pairs.length) {
         await tx.$executeRawUnsafe(FAN_OUT_SQL, pairs.map(() => newId('dlv')), pairs.map(([w]) => w), pairs.map(([, e]) => e));
       }
-      if (follow && notifications) {
+      if (notifications) {
         await tx.$queryRaw`SELECT 1 AS ok FROM pg_notify(${POSITIONED_CHANNEL}, ${String(events.at(-1)!.position)})`;
       }
       return events;
@@ -150,16 +153,14 @@ export function createRelay({
 
   /** Publishes here what other instances positioned after what this one has published. */
   async function catchUp(upTo: number): Promise<void> {
-    while (published !== undefined && published < upTo && !stopped) {
-      const rows = await db.event.findMany({
-        where: { position: { gt: published, lte: upTo } },
-        orderBy: { position: 'asc' },
-        take: BATCH,
-        select: { id: true, payload: true, position: true },
-      });
-      if (!rows.length) return;
-      publish(rows.map((r) => ({ id: r.id, payload: r.payload as EventPayload, position: Number(r.position) })));
+    if (published === undefined || published >= upTo) return;
+    const events: PositionedEvent[] = [];
+    for await (const event of storedEvents(db, published, upTo)) {
+      if (stopped) return;
+      events.push(event);
+      if (events.length === BATCH) publish(events.splice(0));
     }
+    publish(events);
   }
 
   /** Makes stranded deliveries due and drops events past their retention. */
@@ -174,9 +175,9 @@ export function createRelay({
     // The newest positioned event is always kept: positions continue from MAX(position), so
     // deleting it (a deployment quiet for the whole retention) would restart them at 1, and live
     // subscribers, who skip what is not newer than what they have seen, would miss what follows.
-    const { _max } = await db.event.aggregate({ _max: { position: true } });
+    const newest = await newestPosition(db);
     const { count } = await db.event.deleteMany({
-      where: { createdAt: { lt: new Date(now - retentionDays * 86_400_000) }, position: { lt: _max.position ?? 0n } },
+      where: { createdAt: { lt: new Date(now - retentionDays * 86_400_000) }, position: { lt: BigInt(newest) } },
     });
     if (count) log.info({ count }, 'events past retention deleted');
   }
@@ -205,6 +206,8 @@ export function createRelay({
           }
           // Costs nothing when this instance has published everything it heard of.
           if (follow) await catchUp(Math.max(max, announced));
+          // A shared bus: what is committed, in case a NOTIFY was missed (see EventBus.announce).
+          else if (looking) bus.announce(max);
           await housekeeping();
         } catch (error) {
           log.warn({ err: error }, 'event relay tick failed');
@@ -238,17 +241,17 @@ export function createRelay({
     start(): void {
       stopped = false;
       if (notifications) {
-        if (follow) {
-          void notifications
-            .listen(POSITIONED_CHANNEL, (payload) => {
-              const position = Number(payload);
-              if (Number.isSafeInteger(position) && position > announced) announced = position;
-              // After a reconnect (null), look too: an announcement may have been missed.
-              if (payload === null) wake();
-              else if (published !== undefined && announced > published) wake(false);
-            })
-            .then((stop) => (stopped ? stop() : void unlisten.push(stop)), (error: unknown) => log.warn({ err: error }, 'event relay: LISTEN failed'));
-        }
+        void notifications
+          .listen(POSITIONED_CHANNEL, (payload) => {
+            const position = Number(payload);
+            // After a reconnect (null), look too: an announcement may have been missed.
+            if (payload === null) return wake();
+            if (!Number.isSafeInteger(position)) return;
+            if (!follow) return bus.announce(position);
+            if (position > announced) announced = position;
+            if (published !== undefined && announced > published) wake(false);
+          })
+          .then((stop) => (stopped ? stop() : void unlisten.push(stop)), (error: unknown) => log.warn({ err: error }, 'event relay: LISTEN failed'));
       }
       wake();
     },

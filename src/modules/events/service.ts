@@ -6,9 +6,8 @@ import { badInput, unauthenticated } from '../../errors.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';
 import { BusOverflow, type EventBus, type PositionedEvent } from './bus.js';
 import { positionAfter } from './list.js';
-import { EVENT_TYPES, type EventPayload } from './outbox.js';
-
-const PAGE = 500;
+import { EVENT_TYPES } from './outbox.js';
+import { newestPosition, storedEvents } from './stored.js';
 
 export interface StreamOptions {
   caller: Caller;
@@ -39,20 +38,7 @@ export class SubscriberTooSlow extends Error {
 }
 
 export function createEventService({ db, bus, credentials }: { db: Db; bus: EventBus; credentials?: CredentialWatch }) {
-  /** Stored events with position in (from, to], in order. */
-  async function* stored(from: number, to = Number.MAX_SAFE_INTEGER): AsyncGenerator<PositionedEvent> {
-    for (let last = from; ; ) {
-      const rows = await db.event.findMany({
-        where: { position: { gt: last, lte: to } },
-        orderBy: { position: 'asc' },
-        take: PAGE,
-        select: { id: true, payload: true, position: true },
-      });
-      for (const r of rows) yield { id: r.id, payload: r.payload as EventPayload, position: Number(r.position) };
-      if (rows.length < PAGE) return;
-      last = Number(rows[rows.length - 1]!.position);
-    }
-  }
+  const stored = (from: number, to?: number) => storedEvents(db, from, to);
 
   /** The id of the event at `position` (null for 0: before the first event). */
   async function idAt(position: number): Promise<string | null> {
@@ -85,8 +71,7 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       } else {
         live = bus.subscribe({ bounded: true });
         try {
-          const { _max } = await db.event.aggregate({ _max: { position: true } });
-          start = Number(_max.position ?? 0);
+          start = await newestPosition(db);
         } catch (error) {
           await live.return?.();
           throw error;
