@@ -5,11 +5,12 @@
 // suite (test/fuzz.test.ts) found, each fixed at its one place: the input rule
 // (src/http/validation.ts: control characters and lone surrogates beside NUL, a depth limit, in
 // linear time), the REST body parser (src/http/body.ts: bodies declared as something else than
-// JSON, duplicate keys), node's HTTP parser errors (src/http/client-error.ts), the GraphQL side of
-// the rule (src/graphql/use-no-nul.ts: \b and \f escapes in literals) and the DateTime scalar
+// JSON, duplicate keys, which graphql-ws messages are refused for too in src/graphql/ws.ts),
+// node's HTTP parser errors (src/http/client-error.ts), the GraphQL side of the rule (src/graphql/use-no-nul.ts: \b and \f escapes in literals) and the DateTime scalar
 // (src/graphql/builder.ts). Each answered 2xx and stored what it was given, or answered outside
 // the contract's shape, before; none may change anything.
 import { connect } from 'node:net';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateKey } from '../src/http/body.js';
 import { getIntrospectionQuery } from 'graphql';
@@ -257,6 +258,24 @@ describe('GraphQL', () => {
     expect(await state()).toBe(before);
   });
 
+  it('closes a WebSocket whose message names a key twice with 4400, running nothing (graphql-ws ran the last one)', async () => {
+    const before = await state();
+    const rename = JSON.stringify('mutation { updateMe(name: "Evil") { name } }');
+    const init = JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } });
+    const named = (key: string) => `Invalid message received: it names the key "${key}" twice in one object`;
+    const long = 'k'.repeat(200);
+    const cases: [string[], string][] = [
+      // Two credentials in one connection_init: which one is the caller?
+      [[`{"type":"connection_init","payload":{"authorization":"Bearer ${token}","authorization":"Bearer other"}}`], named('authorization')],
+      [[init, `{"id":"1","type":"subscribe","payload":{"query":"{ me { name } }","query":${rename}}}`], named('query')],
+      [[init, `{"id":"2","type":"subscribe","payload":{"query":${rename},"variables":{"a":1,"a":2}}}`], named('a')],
+      // A close reason holds 123 bytes: a long key is not named.
+      [[init, `{"id":"3","type":"subscribe","payload":{"query":${rename},"extensions":{"${long}":1,"${long}":2}}}`], 'Invalid message received: it names a key twice in one object'],
+    ];
+    for (const [messages, reason] of cases) expect(await webSocketExchange(messages), messages.at(-1)).toEqual({ code: 4400, reason });
+    expect(await state()).toBe(before);
+  });
+
   it('refuses a document nested thousands of levels deep as a syntax error (the parser overflowed its stack: "Unexpected error.")', async () => {
     for (const query of ['{ me '.repeat(5_000), `${'{ me '.repeat(5_000)}${'}'.repeat(5_000)}`, `{ lessons(after: ${'['.repeat(10_000)}) { pageInfo { hasNextPage } } }`]) {
       const reply = await gql(query);
@@ -294,3 +313,20 @@ describe('GraphQL', () => {
     }
   });
 });
+
+/** Opens a graphql-ws connection, sends `messages` (each after the previous one's answer, if any), and resolves how it closed. */
+function webSocketExchange(messages: string[]): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+    const queue = [...messages];
+    const sendNext = () => {
+      const next = queue.shift();
+      if (next !== undefined) socket.send(next);
+    };
+    socket.on('open', sendNext);
+    socket.on('message', sendNext);
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    socket.on('error', reject);
+    setTimeout(() => socket.close(1000, 'the server did not close'), 5_000).unref();
+  });
+}

@@ -5,11 +5,12 @@
 // request also works.
 import type { IncomingMessage, Server } from 'node:http';
 import type { GraphQLError } from 'graphql';
-import type { ServerOptions } from 'graphql-ws';
-import type { YogaServerInstance } from 'graphql-yoga';
+import { CloseCode, type ServerOptions } from 'graphql-ws';
+import { createGraphQLError, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestContext } from '../context.js';
+import { duplicateKey } from '../http/body.js';
 import type { NodeServerContext } from '../http/plugins/server-context.js';
 import type { Logger } from '../logger.js';
 import { formatGraphQLError, isGraphQLError } from './errors.js';
@@ -42,18 +43,21 @@ export function attachGraphQLWebSocket({
   contextFor(request: IncomingMessage, authorization: string | undefined): RequestContext;
 }) {
   const wss = new WebSocketServer({ server, path: '/graphql' });
+  const refused = refuseDuplicateKeys(wss);
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatGraphQLError(e, log).toJSON());
   const handle = useServer<Record<string, unknown> | undefined, Extra>(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onConnect: (ctx) => {
+        if (refused.has(ctx.extra.socket)) return false;
         const fromParams = ctx.connectionParams?.authorization;
         const authorization = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
         ctx.extra.context = contextFor(ctx.extra.request, authorization);
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
+        if (refused.has(ctx.extra.socket)) return [createGraphQLError('Invalid message received', { extensions: { code: 'BAD_REQUEST' } })];
         // The connection's context is the initial one (Yoga's `context` option keeps it).
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx.extra.context!,
@@ -91,4 +95,33 @@ export function attachGraphQLWebSocket({
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A message that names a key twice in one object is refused as the HTTP bodies are
+ * (src/http/body.ts): JSON.parse keeps the last, a proxy or a log may read the first. Such a
+ * socket is closed with graphql-ws's 4400, and the message runs nothing: this listener is
+ * registered before useServer's (an emitter calls its listeners in order), so the socket is in the
+ * returned set before graphql-ws reads the message, and onConnect and onSubscribe refuse it.
+ */
+function refuseDuplicateKeys(wss: WebSocketServer): WeakSet<WebSocket> {
+  const refused = new WeakSet<WebSocket>();
+  wss.on('connection', (socket) => {
+    socket.on('message', (data) => {
+      // As graphql-ws reads it. Not JSON: graphql-ws closes it with 4400 itself.
+      const text = String(data);
+      try {
+        JSON.parse(text);
+      } catch {
+        return;
+      }
+      const duplicate = duplicateKey(text);
+      if (duplicate === undefined) return;
+      refused.add(socket);
+      const reason = `Invalid message received: it names the key ${JSON.stringify(duplicate)} twice in one object`;
+      // A close reason holds at most 123 bytes.
+      socket.close(CloseCode.BadRequest, Buffer.byteLength(reason) <= 123 ? reason : 'Invalid message received: it names a key twice in one object');
+    });
+  });
+  return refused;
 }
