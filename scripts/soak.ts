@@ -5,7 +5,8 @@
 // at once, one flaky, one slow) and SSE and WebSocket subscribers to `events` that resume with
 // `after` after any drop. Then SOAK_CLIENTS (200) concurrent clients send mixed traffic for
 // SOAK_DURATION_S (600) seconds, while it kills one instance with SIGKILL and starts it again,
-// restarts PostgreSQL, and stops Redis for 10 s. At the end it proves, against the database's own
+// restarts PostgreSQL, stops Redis for 10 s, and cuts instance A alone off from Redis for 10 s (a
+// partition: A reaches Redis through a TCP proxy, B directly). At the end it proves, against the database's own
 // event list (the Event table, cross-checked with GET /api/v1/events):
 // - every committed event reached every subscriber and every receiver (duplicates counted);
 // - every page view answered 202 and every lesson published has its event;
@@ -22,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { fixed, mb, table } from '../bench/lib/report.js';
+import { tcpProxy } from '../bench/lib/tcp-proxy.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { checkStream, judge, percentile, rssFlatness, unrecorded, POSTGRES_GRACE_MS, RSS_TOLERANCE_FRACTION, RSS_TOLERANCE_MIN_KB, WARM_AFTER_MS, type FaultWindow, type StoredEvent, type Verdict } from './soak/checks.js';
 import { startCluster, type Cluster } from './soak/cluster.js';
@@ -40,6 +42,7 @@ const FREE_LIMIT = 100;
 const WINDOW_S = 60;
 const POSTGRES_DOWN_MS = 3_000;
 const REDIS_DOWN_MS = 10_000;
+const PARTITION_MS = 10_000;
 const INSTANCE_DOWN_MS = 1_000;
 const SLOW_RECEIVER_MS = 1_000;
 const EVENT_NAMES = ['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit'];
@@ -56,12 +59,14 @@ if (!Number.isInteger(CLIENTS) || CLIENTS < 20) throw new Error('SOAK_CLIENTS mu
 let infra: Infra | undefined;
 let cluster: Cluster | undefined;
 let receivers: Receivers | undefined;
+let partition: ReturnType<typeof tcpProxy> | undefined;
 let dataDir: string | undefined;
 const subscribers: Subscriber[] = [];
 
 async function cleanup(): Promise<void> {
   for (const s of subscribers) s.close();
   await cluster?.stop().catch(() => {});
+  await partition?.close().catch(() => {});
   await receivers?.stop().catch(() => {});
   await infra?.cleanup().catch(() => {});
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -162,7 +167,10 @@ async function main(): Promise<number> {
     WEBHOOK_TIMEOUT_MS: '5000',
   };
   receivers = startReceivers();
-  cluster = await startCluster(INSTANCES, env, log);
+  // Instance A reaches Redis through a proxy that the partition cuts; B reaches it directly.
+  partition = tcpProxy(infra.redis.url);
+  const proxiedRedis = await partition.listen();
+  cluster = await startCluster(INSTANCES, env, log, (index): Record<string, string> => (index === 0 ? { REDIS_URL: proxiedRedis } : {}));
 
   const admin = await login('ada@example.com');
   const member = await login('alan@example.com');
@@ -241,6 +249,15 @@ async function main(): Promise<number> {
     await infra!.redis.start();
     redisWindow.to = Date.now();
     log(`fault over: Redis back after ${((redisWindow.to - redisWindow.from) / 1000).toFixed(1)} s`);
+    await at(0.7);
+    log(`fault: cut instance A off from Redis for ${PARTITION_MS / 1000} s (B keeps it)`);
+    const partitionWindow: FaultWindow = { fault: 'partition', instance: 0, from: Date.now(), to: Infinity };
+    faults.push(partitionWindow);
+    partition!.cut();
+    await sleep(PARTITION_MS);
+    partition!.restore();
+    partitionWindow.to = Date.now();
+    log(`fault over: A reaches Redis again after ${((partitionWindow.to - partitionWindow.from) / 1000).toFixed(1)} s`);
   })();
   const progress = setInterval(() => {
     const ok = [...traffic.recorded.ok.values()].reduce((a, b) => a + b, 0);
@@ -391,7 +408,13 @@ async function main(): Promise<number> {
     ]);
   }
   const faultRows = faults.map((f) => [
-    f.fault === 'kill' ? `kill -9 ${cluster!.instances[f.instance!]?.name}, restart` : f.fault === 'postgres' ? 'PostgreSQL restart' : 'Redis stopped',
+    f.fault === 'kill'
+      ? `kill -9 ${cluster!.instances[f.instance!]?.name}, restart`
+      : f.fault === 'postgres'
+        ? 'PostgreSQL restart'
+        : f.fault === 'partition'
+          ? `${cluster!.instances[f.instance!]?.name} cut off from Redis`
+          : 'Redis stopped',
     `+${((f.from - trafficStart) / 1000).toFixed(1)} s`,
     `${((f.to - f.from) / 1000).toFixed(1)} s`,
   ]);

@@ -5,11 +5,11 @@
 // the record of every event, so B hears of it from there.
 import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { tcpProxy } from '../bench/lib/tcp-proxy.js';
 import type { LearningEvent } from '../src/client/index.js';
 import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
-import { redisProxy } from './support/redis-proxy.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { sleep, waitFor } from './support/wait.js';
 
@@ -21,7 +21,7 @@ const DEADLINE_MS = 10_000;
 
 let a: TestServer;
 let b: TestServer;
-const proxy = redisProxy();
+const proxy = tcpProxy(TEST_REDIS_URL);
 
 beforeAll(async () => {
   a = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: await proxy.listen() } });

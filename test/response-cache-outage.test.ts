@@ -3,9 +3,10 @@
 // change's invalidation cannot reach Redis then; once Redis is back, neither instance may answer
 // with what was cached before the change.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { tcpProxy } from '../bench/lib/tcp-proxy.js';
 import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { redisProxy } from './support/redis-proxy.js';
+import { TEST_REDIS_URL } from './support/process.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { sleep } from './support/wait.js';
 
@@ -14,7 +15,7 @@ const userUrl = (id: string) => `/graphql?${new URLSearchParams({ query: USER, v
 
 let a: TestServer;
 let b: TestServer;
-const proxy = redisProxy();
+const proxy = tcpProxy(TEST_REDIS_URL);
 
 beforeAll(async () => {
   const redisUrl = await proxy.listen();

@@ -3,8 +3,8 @@
 
 /** A fault injected mid-run, and when it was in effect (ms since the epoch). */
 export interface FaultWindow {
-  fault: 'kill' | 'postgres' | 'redis';
-  /** For `kill`: the instance killed. */
+  fault: 'kill' | 'postgres' | 'redis' | 'partition';
+  /** For `kill`: the instance killed; for `partition`: the instance cut off from Redis. */
   instance?: number;
   from: number;
   /** When the fault was over: the instance listening again, PostgreSQL or Redis answering again. */

@@ -47,7 +47,13 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(count: number, env: Record<string, string>, log: (m: string) => void): Promise<Cluster> {
+/** `envOf(i)`: what instance i's environment adds to `env` (its own REDIS_URL, say). */
+export async function startCluster(
+  count: number,
+  env: Record<string, string>,
+  log: (m: string) => void,
+  envOf: (index: number) => Record<string, string> = () => ({}),
+): Promise<Cluster> {
   const instances: Instance[] = [];
   const crashes: Crash[] = [];
   let stopping = false;
@@ -55,7 +61,7 @@ export async function startCluster(count: number, env: Record<string, string>, l
   const killing = new Set<number>();
 
   async function launch(instance: Omit<Instance, 'child'> & { child?: Child }, script: string): Promise<Instance> {
-    const child = startNode(instance.name, script, { ...env, PORT: String(instance.port) }, ROOT, process.env.SOAK_NODE_IMPORT ? ['--import', process.env.SOAK_NODE_IMPORT] : []);
+    const child = startNode(instance.name, script, { ...env, ...envOf(instance.index), PORT: String(instance.port) }, ROOT, process.env.SOAK_NODE_IMPORT ? ['--import', process.env.SOAK_NODE_IMPORT] : []);
     const inst = instance as Instance;
     inst.child = child;
     inst.startedAt = Date.now();
