@@ -1,10 +1,13 @@
-// A partition: one instance loses Redis while the others keep it. Two instances on one database;
-// A reaches Redis through a TCP proxy that is cut, B directly. A change committed on A cannot be
-// published on Redis then, yet B must learn of it: its cached reads must stop answering with what
-// the change replaced, and its live subscribers must receive the change's event. The database is
-// the record of every event, so B hears of it from there.
+// Redis going away, for every instance or for one. Two instances on one database, each reaching
+// Redis through a TCP proxy of its own that can be cut and restored.
+// - An outage (both cut) while a change commits: the change's invalidation cannot reach Redis;
+//   once Redis is back, neither instance may answer with what was cached before the change.
+// - A partition (only A cut): a change committed on A cannot be published on Redis, yet B must
+//   learn of it. Its cached reads must stop answering with what the change replaced, and the
+//   live subscribers of both must receive the change's event. The database is the record of
+//   every event, so they hear of it from there.
 import { createClient as createSseClient } from 'graphql-sse';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { tcpProxy } from '../bench/lib/tcp-proxy.js';
 import type { LearningEvent } from '../src/client/index.js';
 import { client } from './support/http.js';
@@ -21,20 +24,24 @@ const DEADLINE_MS = 10_000;
 
 let a: TestServer;
 let b: TestServer;
-const proxy = tcpProxy(TEST_REDIS_URL);
+const toRedis = { a: tcpProxy(TEST_REDIS_URL), b: tcpProxy(TEST_REDIS_URL) };
 
 beforeAll(async () => {
-  a = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: await proxy.listen() } });
-  b = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL }, reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });
+  a = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: await toRedis.a.listen() } });
+  b = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: await toRedis.b.listen() }, reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });
+});
+afterEach(() => {
+  toRedis.a.restore();
+  toRedis.b.restore();
 });
 afterAll(async () => {
-  proxy.restore();
   await b?.stop();
   await a?.stop();
-  await proxy.close();
+  await Promise.all([toRedis.a.close(), toRedis.b.close()]);
 });
 
-it('a change committed on an instance cut off from Redis reaches the cache of one that is not, and the subscribers of both', async () => {
+/** Grace's user as `user(id)` on GET: read on B, so that it is cached in Redis for both instances. */
+async function cachedRead() {
   const onA = client(a.url);
   const onB = client(b.url);
   const { token } = await onA.login('grace@example.com', 'hopper-1906');
@@ -42,9 +49,37 @@ it('a change committed on an instance cut off from Redis reaches the cache of on
   const url = userUrl(me.id);
   const first = await onB.get(url);
   expect(first.body.data.user.name).toBe(me.name);
-  // Cached in Redis: B answers the next read from its entry.
-  expect((await onB.get(url, { headers: { 'if-none-match': first.headers.get('etag')! } })).status).toBe(304);
+  expect((await onA.get(url, { headers: { 'if-none-match': first.headers.get('etag')! } })).status).toBe(304);
+  return { onA, onB, token, me, url };
+}
 
+it('a rename committed while Redis is away is never followed by the old name once Redis is back', async () => {
+  const { onA, onB, token, url } = await cachedRead();
+  toRedis.a.cut();
+  toRedis.b.cut();
+  const name = `Grace ${Date.now()}`;
+  expect((await onA.patch('/api/v1/user/me', { name }, { token })).status).toBe(200);
+  // While Redis is away, reads are answered from the database.
+  expect((await onB.get(url)).body.data.user.name).toBe(name);
+  toRedis.a.restore();
+  toRedis.b.restore();
+
+  // Long enough for both instances to reconnect (ioredis retries at most every 2 s).
+  const until = Date.now() + 5_000;
+  const seen = new Set<string>();
+  while (Date.now() < until) {
+    for (const api of [onA, onB]) {
+      const read = await api.get(url);
+      expect(read.status).toBe(200);
+      seen.add(read.body.data.user.name);
+    }
+    await sleep(50);
+  }
+  expect([...seen]).toEqual([name]);
+});
+
+it('a change committed on an instance cut off from Redis reaches the cache of one that is not, and the subscribers of both', async () => {
+  const { onA, onB, token, me, url } = await cachedRead();
   // A subscriber on each instance: B's hears the change from the database, and so does A's (its
   // own relay could not publish it on Redis).
   const received = new Map<TestServer, LearningEvent[]>([[a, []], [b, []]]);
@@ -61,9 +96,9 @@ it('a change committed on an instance cut off from Redis reaches the cache of on
     return { stop, sse };
   });
   try {
-    await sleep(300); // the subscription is registered before the change
+    await sleep(300); // the subscriptions are registered before the change
 
-    proxy.cut();
+    toRedis.a.cut();
     const name = `Grace ${Date.now()}`;
     expect((await onA.patch('/api/v1/user/me', { name }, { token })).status).toBe(200);
 
