@@ -58,13 +58,14 @@ export function attachGraphQLWebSocket({
       },
       onSubscribe: async (ctx, _id, payload) => {
         if (refused.has(ctx.extra.socket)) return [createGraphQLError('Invalid message received', { extensions: { code: 'BAD_REQUEST' } })];
-        // The connection's context is the initial one (Yoga's `context` option keeps it).
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx.extra.context!,
+        // The operation's initial context (Yoga's `context` option keeps it) is derived from the
+        // connection's: its own object for what the plugins add, the connection's caller and log.
+        const initial = Object.assign(Object.create(ctx.extra.context!) as RequestContext, {
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           params: payload,
-        } as unknown as Parameters<typeof yoga.getEnveloped>[0]);
+        });
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped(initial as unknown as Parameters<typeof yoga.getEnveloped>[0]);
         try {
           const document = parse(payload.query);
           const errors = validate(schema, document);

@@ -3,6 +3,7 @@
 // resolver), its path and when it started, found by the fetch Request they were made for.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../../context.js';
+import { attachment } from './attachment.js';
 
 export interface NodeServerContext {
   req: IncomingMessage & {
@@ -24,7 +25,7 @@ export interface RequestRecord {
   started: number;
 }
 
-const records = new WeakMap<Request, RequestRecord>();
+const records = attachment<Request, RequestRecord>('request record');
 
 export function setRequestRecord(request: Request, record: RequestRecord): void {
   records.set(request, record);

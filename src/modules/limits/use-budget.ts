@@ -7,6 +7,7 @@ import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
 import { refusalResponse } from '../../graphql/errors.js';
 import { isWebSocketContext } from '../../graphql/ws.js';
+import { attachment } from '../../http/plugins/attachment.js';
 import { findRequestContext, requestContextOf } from '../../http/plugins/server-context.js';
 import type { RequestContext } from '../../context.js';
 import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
@@ -19,7 +20,7 @@ export interface BudgetOptions {
 
 export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plugin {
   // By the request's context, which a request swapped later keeps (src/graphql/use-graphql-head.ts).
-  const headersOf = new WeakMap<RequestContext, Record<string, string>>();
+  const headersOf = attachment<RequestContext, Record<string, string>>('limit headers');
   const refused = () => new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
