@@ -197,8 +197,8 @@ class ServiceRequestContext implements RequestContext {
     this.scope = { credentials, shared };
   }
 
-  /** Made when first used: most requests log nothing but their request line. */
-  get log(): Logger {
+  /** Made when first asked for: most requests log nothing but their request line. */
+  log(): Logger {
     return (this.scope.log ??= this.scope.shared.log.child({ reqId: this.requestId }));
   }
 
@@ -224,16 +224,17 @@ class ServiceRequestContext implements RequestContext {
   }
 }
 
-const { caller, requireCaller, execute } = ServiceRequestContext.prototype;
+const { log, caller, requireCaller, execute } = ServiceRequestContext.prototype;
 
 /**
  * What Yoga's `context` option hands over for a request's GraphQL operation. Yoga copies its own
  * properties onto the context it made (Object.assign), which leaves a prototype behind: so the
  * methods go along as the prototype's functions (shared, not made per request), the `scope` they
- * read goes along with them, and the getters go as their values.
+ * read goes along with them, and `userAgent` as its value. (Hence `log()` is a method: a getter
+ * would be read here, making a child logger for every operation.)
  */
 function graphQLContextOf(ctx: RequestContext): RequestContext {
   if (!(ctx instanceof ServiceRequestContext)) return ctx;
-  const { requestId, ip, services, scope, log, userAgent } = ctx;
-  return { requestId, ip, services, scope, log, userAgent, caller, requireCaller, execute } as RequestContext;
+  const { requestId, ip, services, scope, userAgent } = ctx;
+  return { requestId, ip, services, scope, userAgent, log, caller, requireCaller, execute } as RequestContext;
 }

@@ -28,7 +28,8 @@ export interface CallerAccount {
 /** Everything a request carries, shared by the REST and GraphQL adapters. */
 export interface RequestContext {
   readonly requestId: string;
-  readonly log: Logger;
+  /** The request's logger (its lines carry the request id), made when first asked for. */
+  log(): Logger;
   /** The client address (X-Forwarded-For only with TRUST_PROXY). */
   readonly ip: string;
   /** The request's User-Agent, if it sent one (recorded with a new session). */

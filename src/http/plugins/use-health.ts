@@ -13,7 +13,7 @@ export function useHealthChecks({ ping }: { ping(): Promise<void> }): Plugin {
       return ping().then(
         () => json(200, { status: 'ready' }),
         (error: unknown) => {
-          requestContextOf(request).log.warn({ err: error }, 'readiness check failed');
+          requestContextOf(request).log().warn({ err: error }, 'readiness check failed');
           json(503, { status: 'unavailable' });
         },
       );

@@ -35,7 +35,7 @@ export function useInputEncoding({ bodyLimit, graphqlPaths }: { bodyLimit: numbe
             ? undefined
             : badInput('query', 'must be valid UTF-8 once percent-decoded');
       if (!error) return;
-      endResponse(refusalResponse(fetchAPI.Response, error, request, requestContextOf(request).log, graphqlPaths.includes(url.pathname)));
+      endResponse(refusalResponse(fetchAPI.Response, error, request, requestContextOf(request).log(), graphqlPaths.includes(url.pathname)));
     },
   };
 }

@@ -63,9 +63,9 @@ export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): P
           headers: { allow: ALLOW.join(', ') },
           details: { allow: ALLOW },
         });
-        return endResponse(errorResponse(fetchAPI.Response, error, ctx.log));
+        return endResponse(errorResponse(fetchAPI.Response, error, ctx.log()));
       }
-      if (!authorized(request.headers.get('authorization'))) return endResponse(errorResponse(fetchAPI.Response, forbidden(), ctx.log, head));
+      if (!authorized(request.headers.get('authorization'))) return endResponse(errorResponse(fetchAPI.Response, forbidden(), ctx.log(), head));
       return metrics.registry.metrics().then((text) => {
         endResponse(
           new fetchAPI.Response(head ? null : text, {

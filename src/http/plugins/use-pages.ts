@@ -99,7 +99,7 @@ export function usePages({ graphqlPath, consoleDir = DEFAULT_CONSOLE_DIR, ...pag
         ? graphiqlPage().then((file): Served => ({ file, cacheControl: PAGE_CACHE, csp: GRAPHIQL_CSP }))
         : lookup(url.pathname);
       if (!found) return;
-      const log = () => requestContextOf(request).log;
+      const log = () => requestContextOf(request).log();
       const answer = (served: Served | undefined) => {
         if (!served) return; // not ours after all (an unknown bundle name): the API's 404
         const method = request.method;

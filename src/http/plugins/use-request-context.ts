@@ -22,7 +22,7 @@ export interface RequestContextOptions {
   /** Makes the context of one request (also used for WebSocket connections). */
   contextFor(credentials: RequestCredentials): RequestContext;
   trustProxy: boolean;
-  /** The service's logger (a request's own, `ctx.log`, is made only when something logs). */
+  /** The service's logger (a request's own, `ctx.log()`, is made only when something logs). */
   log: Logger;
 }
 

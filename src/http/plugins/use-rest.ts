@@ -20,7 +20,7 @@ export function useRestRoutes({ routes, graphqlPaths }: { routes: RouteDefinitio
         if (!response) throw new AppError('NOT_FOUND', `Route ${request.method} ${url.pathname} not found`);
         endResponse(response);
       } catch (error) {
-        endResponse(errorResponse(fetchAPI.Response, error, ctx.log, head));
+        endResponse(errorResponse(fetchAPI.Response, error, ctx.log(), head));
       }
     },
   };

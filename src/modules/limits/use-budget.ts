@@ -25,7 +25,7 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const ctx = requestContextOf(request);
-      const fail = (error: unknown) => endResponse(refusalResponse(fetchAPI.Response, error, request, ctx.log, graphqlPaths.includes(url.pathname)));
+      const fail = (error: unknown) => endResponse(refusalResponse(fetchAPI.Response, error, request, ctx.log(), graphqlPaths.includes(url.pathname)));
       let admission;
       try {
         // Resolving the caller reads the database: unreachable, it is a 503 like any other route's.
