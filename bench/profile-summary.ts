@@ -1,5 +1,7 @@
 // Summarises a .cpuprofile (from BENCH_PROFILE=dir npm run bench): self time by package / area
-// and the heaviest functions. Usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top=25]
+// and the heaviest functions; or a .heapprofile (BENCH_PROFILE_KIND=heap…): sampled bytes by
+// package / area and the allocation sites that allocated most, each with its caller.
+// Usage: npx tsx bench/profile-summary.ts <file.cpuprofile|file.heapprofile> [top=25]
 import { readFileSync } from 'node:fs';
 import { table } from './lib/report.js';
 
@@ -58,9 +60,47 @@ function summarise(file: string, top: number): string {
   ].join('\n');
 }
 
+interface HeapNode {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** A sampling heap profile: bytes allocated (as sampled) by area, and by allocation site and its caller. */
+function summariseHeap(file: string, top: number): string {
+  const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode };
+  const areas = new Map<string, number>();
+  const sites = new Map<string, number>();
+  const name = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) =>
+    `${functionName || '(anonymous)'} ${area(url, functionName)}${url ? `:${lineNumber + 1}` : ''}`;
+  let total = 0;
+  const walk = (node: HeapNode, caller: string) => {
+    const here = name(node.callFrame);
+    if (node.selfSize) {
+      total += node.selfSize;
+      const a = area(node.callFrame.url, node.callFrame.functionName);
+      areas.set(a, (areas.get(a) ?? 0) + node.selfSize);
+      const site = `${here} ← ${caller}`;
+      sites.set(site, (sites.get(site) ?? 0) + node.selfSize);
+    }
+    for (const child of node.children) walk(child, here);
+  };
+  walk(head, '');
+  const rows = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, bytes]) => [k, `${(bytes / 1024).toFixed(0)} kB`, `${((100 * bytes) / total).toFixed(1)}%`]);
+  return [
+    `${file}: ${(total / 1024 / 1024).toFixed(1)} MB sampled (divide by the requests of the run for bytes per request)`,
+    '',
+    table(['bytes by package / area', 'kB', '%'], rows(areas), [false, true, true]),
+    '',
+    table(['allocation sites (← their caller)', 'kB', '%'], rows(sites), [false, true, true]),
+  ].join('\n');
+}
+
 const [file, top] = process.argv.slice(2);
 if (!file) {
-  process.stderr.write('usage: tsx bench/profile-summary.ts <file.cpuprofile> [top]\n');
+  process.stderr.write('usage: tsx bench/profile-summary.ts <file.cpuprofile|file.heapprofile> [top]\n');
   process.exit(2);
 }
-process.stdout.write(`${summarise(file, Number(top ?? 25))}\n`);
+const summary = file.endsWith('.heapprofile') ? summariseHeap : summarise;
+process.stdout.write(`${summary(file, Number(top ?? 25))}\n`);

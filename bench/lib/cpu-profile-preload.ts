@@ -18,14 +18,21 @@ if (dir) {
   const interval = Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 200);
   /** BENCH_PROFILE_KIND=heap: a sampling heap profile of allocations instead of a CPU profile. */
   const heap = process.env.BENCH_PROFILE_KIND?.startsWith('heap');
-  /** BENCH_PROFILE_KIND=heap-live: only what is still allocated when the profile stops (what holds memory). */
-  const collected = process.env.BENCH_PROFILE_KIND !== 'heap-live';
+  const kind = process.env.BENCH_PROFILE_KIND;
+  /**
+   * Which sampled allocations stay in the profile once collected: by default all of them.
+   * BENCH_PROFILE_KIND=heap-live: only what is still allocated when the profile stops (what holds
+   * memory). BENCH_PROFILE_KIND=heap-promoted: also what a full collection freed, but not what a
+   * scavenge did: what lived long enough to be promoted to the old generation (where garbage is dear).
+   */
+  const collectedByMajorGC = kind !== 'heap-live';
+  const collectedByMinorGC = kind !== 'heap-live' && kind !== 'heap-promoted';
   process.on('SIGUSR2', () => {
     busy = busy.then(async () => {
       if (!running) {
         if (heap) {
-          // Every sampled allocation, also those collected since: where the garbage comes from.
-          await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: collected, includeObjectsCollectedByMinorGC: collected });
+          // Which collected allocations stay in the profile: see BENCH_PROFILE_KIND above.
+          await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: collectedByMajorGC, includeObjectsCollectedByMinorGC: collectedByMinorGC });
         } else {
           await post('Profiler.enable');
           await post('Profiler.setSamplingInterval', { interval });
