@@ -2,7 +2,7 @@ import { dataloaderGetter } from '@pothos/plugin-dataloader';
 import { builder, type GraphQLContext } from '../../graphql/builder.js';
 import { definedInput, forwardConnection, type PageRequest } from '../../graphql/connection.js';
 import type { Lesson as LessonRow } from '../../generated/prisma/client.js';
-import { PublicUser } from '../users/schema.js';
+import { loadPublicUsers, PublicUser } from '../users/schema.js';
 import { encodeCursor } from '../../db/keyset.js';
 
 const LessonStatus = builder.enumType('LessonStatus', { values: ['DRAFT', 'PUBLISHED'] as const });
@@ -15,7 +15,8 @@ export const Lesson = builder.objectRef<LessonRow>('Lesson').implement({
     body: t.exposeString('body'),
     status: t.field({ type: LessonStatus, resolve: (l) => l.status }),
     authorId: t.exposeID('authorId'),
-    author: t.field({ type: PublicUser, resolve: (l) => l.authorId }),
+    // One query for every author a response mentions (no N+1).
+    author: t.loadable({ type: PublicUser, load: (ids: string[], ctx) => loadPublicUsers(ids, ctx), resolve: (l) => l.authorId }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
