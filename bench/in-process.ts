@@ -1,0 +1,159 @@
+// One request path measured in one process, without sockets: the service's Yoga server (built as
+// src/server.ts builds it, on a fresh PostgreSQL database) or bare Yoga doing the same lookup,
+// called through `yoga.fetch` with a server context shaped as the node server's. What sockets and
+// a load generator on the same cores blur, this isolates: CPU per request, or a profile of it.
+//
+//   npx tsx bench/in-process.ts <variant> [cpu | cpu-profile | heap-promoted]
+//
+// One variant per process, on purpose: a variant whose garbage reaches the old generation slows
+// every variant run after it in the same heap. `cpu` prints the CPU per request of each of five
+// rounds (the best is the figure to compare; alternate A and B runs); `cpu-profile` writes
+// in-process.cpuprofile and `heap-promoted` in-process.heapprofile (only what outlived the young
+// generation) in the current directory, for bench/profile-summary.ts. Knobs: IN_PROCESS_REQUESTS
+// (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20).
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { createSchema, createYoga } from 'graphql-yoga';
+import pg from 'pg';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
+import { DEMO_ACCOUNTS, seedIfEmpty } from '../src/db/seed.js';
+import { createResponseCache } from '../src/graphql/response-cache.js';
+import { createLogger } from '../src/logger.js';
+import { createMetrics } from '../src/metrics.js';
+import { createEventBus } from '../src/modules/events/bus.js';
+import { createRateLimitStore } from '../src/modules/limits/index.js';
+import { createDatabase } from './lib/database.js';
+
+const USER_QUERY = 'query($id: ID!){ user(id: $id) { id name joined } }';
+const [variantName, mode = 'cpu'] = process.argv.slice(2);
+const requests = Number(process.env.IN_PROCESS_REQUESTS ?? 20_000);
+const concurrency = Number(process.env.IN_PROCESS_CONCURRENCY ?? 20);
+
+const database = await createDatabase();
+const config = loadConfig({
+  NODE_ENV: 'development',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  DATABASE_URL: database.url,
+  DATA_DIR: '/nonexistent',
+  LOG_LEVEL: 'warn',
+  // Counted on every request, never refused (as in bench/run.ts).
+  RATE_LIMIT_FREE: '10000000',
+  RATE_LIMIT_PRO: '10000000',
+  RATE_LIMIT_WINDOW_S: '1',
+});
+const log = createLogger('warn');
+const db = await openDatabase(config);
+await db.migrate();
+await seedIfEmpty(db.prisma);
+const bus = createEventBus({ channel: 'learnstream:in-process', log });
+const limits = createRateLimitStore({ prefix: 'learnstream:in-process' });
+const responseCache = createResponseCache({ prefix: 'learnstream:in-process', log });
+const { yoga } = createApp({ config, db, bus, limits, log, metrics: createMetrics(), responseCache });
+
+// The node server hands Yoga {req, res, waitUntil} as one object. yoga.fetch with one context
+// object would give each request an Object.create() of it (@whatwg-node's isolateObject), which
+// makes GraphQL's context dearer than it is in the server; with two, it assigns them to a plain one.
+const serverContext = () => [{ req: { headers: {}, socket: { remoteAddress: '127.0.0.1' } } }, { waitUntil: () => {} }] as const;
+const call = async (target: { fetch: typeof yoga.fetch }, path: string, init: RequestInit = {}) => {
+  const response = await target.fetch(`http://localhost${path}`, init, ...(serverContext() as unknown as [object]));
+  if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  await response.text();
+};
+
+const [{ id: userId }] = (await db.query<{ id: string }>('SELECT id FROM "User" WHERE email = $1', [DEMO_ACCOUNTS[0].email])) as [{ id: string }];
+const login = await yoga.fetch(
+  'http://localhost/api/auth/login',
+  { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_ACCOUNTS[0].email, password: DEMO_ACCOUNTS[0].password }) },
+  ...(serverContext() as unknown as [object]),
+);
+const { token } = (await login.json()) as { token: string };
+
+// Bare Yoga answering the same lookup from an onRequest hook, with plain pg (bench/baseline-server.ts).
+const pool = new pg.Pool({ connectionString: database.url, max: 20 });
+const bare = createYoga({
+  logging: false,
+  maxRequestBodySize: false,
+  schema: createSchema({
+    typeDefs: 'type Query { user(id: ID!): User } type User { id: ID! name: String! joined: String! }',
+    resolvers: { Query: { user: (_: unknown, { id }: { id: string }) => publicUser(id) } },
+  }),
+  plugins: [
+    {
+      onRequest({ url, endResponse, fetchAPI }) {
+        const id = /^\/api\/users\/([^/]+)$/.exec(url.pathname)?.[1];
+        if (!id) return;
+        return publicUser(decodeURIComponent(id)).then((user) =>
+          endResponse(new fetchAPI.Response(JSON.stringify(user), { headers: { 'content-type': 'application/json; charset=utf-8' } })),
+        );
+      },
+    },
+  ],
+});
+async function publicUser(id: string) {
+  const { rows: [user] } = await pool.query<{ id: string; name: string; createdAt: Date }>('SELECT id, name, "createdAt" FROM "User" WHERE id = $1', [id]);
+  return user && { id: user.id, name: user.name, joined: user.createdAt.toISOString().slice(0, 10) };
+}
+
+const post = (query: string, variables?: object): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ query, variables }),
+});
+const variants: Record<string, () => Promise<void>> = {
+  'bare-rest': () => call(bare, `/api/users/${userId}`),
+  'bare-post': () => call(bare, '/graphql', post(USER_QUERY, { id: userId })),
+  rest: () => call(yoga, `/api/users/${userId}`),
+  me: () => call(yoga, '/api/v1/user/me', { headers: { authorization: `Bearer ${token}` } }),
+  post: () => call(yoga, '/graphql', post(USER_QUERY, { id: userId })),
+  'post-typename': () => call(yoga, '/graphql', post('{ __typename }')),
+  'cached-get': () => call(yoga, `/graphql?query=${encodeURIComponent(USER_QUERY)}&variables=${encodeURIComponent(JSON.stringify({ id: userId }))}`),
+  healthz: () => call(yoga, '/healthz'),
+};
+const variant = variantName && variants[variantName];
+if (!variant || !['cpu', 'cpu-profile', 'heap-promoted'].includes(mode)) {
+  process.stderr.write(`usage: tsx bench/in-process.ts <${Object.keys(variants).join(' | ')}> [cpu | cpu-profile | heap-promoted]\n`);
+  process.exitCode = 2;
+} else {
+  /** Runs `requests` requests, `concurrency` at a time; returns the process's CPU µs per request. */
+  const round = async (): Promise<number> => {
+    let started = 0;
+    const before = process.cpuUsage();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (started++ < requests) await variant();
+      }),
+    );
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / requests;
+  };
+  await round(); // warm-up
+  if (mode === 'cpu') {
+    const rounds: number[] = [];
+    for (let i = 0; i < 5; i++) rounds.push(await round());
+    process.stdout.write(`${variantName}: best ${Math.min(...rounds).toFixed(1)} µs CPU a request (rounds: ${rounds.map((r) => r.toFixed(0)).join(', ')})\n`);
+  } else {
+    const session = new Session();
+    session.connect();
+    const send = (method: string, params?: object) =>
+      new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+    const heap = mode === 'heap-promoted';
+    if (heap) await send('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+    else {
+      await send('Profiler.enable');
+      await send('Profiler.setSamplingInterval', { interval: 100 });
+      await send('Profiler.start');
+    }
+    const cpu = await round();
+    const { profile } = (await send(heap ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as { profile: unknown };
+    const file = heap ? 'in-process.heapprofile' : 'in-process.cpuprofile';
+    writeFileSync(file, JSON.stringify(profile));
+    process.stdout.write(`${variantName}: ${requests} requests (${cpu.toFixed(1)} µs CPU each, profiler included) in ${file}\n`);
+  }
+}
+await pool.end();
+await Promise.all([responseCache.close(), bus.close(), limits.close()]);
+await db.close();
+await database.drop();
