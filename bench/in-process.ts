@@ -13,7 +13,6 @@
 // (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { createSchema, createYoga } from 'graphql-yoga';
 import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -24,6 +23,7 @@ import { createLogger } from '../src/logger.js';
 import { createMetrics } from '../src/metrics.js';
 import { createEventBus } from '../src/modules/events/bus.js';
 import { createRateLimitStore } from '../src/modules/limits/index.js';
+import { bareYoga, plainLookups } from './lib/bare-lookups.js';
 import { createDatabase } from './lib/database.js';
 
 const USER_QUERY = 'query($id: ID!){ user(id: $id) { id name joined } }';
@@ -71,31 +71,9 @@ const login = await yoga.fetch(
 );
 const { token } = (await login.json()) as { token: string };
 
-// Bare Yoga answering the same lookup from an onRequest hook, with plain pg (bench/baseline-server.ts).
+// Bare Yoga answering the same lookups (bench/lib/bare-lookups.ts, as the bench's diagnostics do).
 const pool = new pg.Pool({ connectionString: database.url, max: 20 });
-const bare = createYoga({
-  logging: false,
-  maxRequestBodySize: false,
-  schema: createSchema({
-    typeDefs: 'type Query { user(id: ID!): User } type User { id: ID! name: String! joined: String! }',
-    resolvers: { Query: { user: (_: unknown, { id }: { id: string }) => publicUser(id) } },
-  }),
-  plugins: [
-    {
-      onRequest({ url, endResponse, fetchAPI }) {
-        const id = /^\/api\/users\/([^/]+)$/.exec(url.pathname)?.[1];
-        if (!id) return;
-        return publicUser(decodeURIComponent(id)).then((user) =>
-          endResponse(new fetchAPI.Response(JSON.stringify(user), { headers: { 'content-type': 'application/json; charset=utf-8' } })),
-        );
-      },
-    },
-  ],
-});
-async function publicUser(id: string) {
-  const { rows: [user] } = await pool.query<{ id: string; name: string; createdAt: Date }>('SELECT id, name, "createdAt" FROM "User" WHERE id = $1', [id]);
-  return user && { id: user.id, name: user.name, joined: user.createdAt.toISOString().slice(0, 10) };
-}
+const bare = bareYoga('', plainLookups(pool));
 
 const post = (query: string, variables?: object): RequestInit => ({
   method: 'POST',
@@ -103,7 +81,8 @@ const post = (query: string, variables?: object): RequestInit => ({
   body: JSON.stringify({ query, variables }),
 });
 const variants: Record<string, () => Promise<void>> = {
-  'bare-rest': () => call(bare, `/api/users/${userId}`),
+  'bare-rest': () => call(bare, `/users/${userId}`),
+  'bare-me': () => call(bare, '/me', { headers: { authorization: `Bearer ${token}` } }),
   'bare-post': () => call(bare, '/graphql', post(USER_QUERY, { id: userId })),
   rest: () => call(yoga, `/api/users/${userId}`),
   me: () => call(yoga, '/api/v1/user/me', { headers: { authorization: `Bearer ${token}` } }),
