@@ -6,6 +6,7 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { forRequests } from '../src/graphql/for-requests.js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
@@ -32,12 +33,26 @@ const probe: Plugin = {
   },
 };
 
+/** What a plugin limited to GraphQL GETs saw: by hook, the method and path, or the operation's name. */
+const gatedSeen: string[] = [];
+const isGraphQLGet = (request: Request) => request.method === 'GET' && new URL(request.url).pathname === '/graphql';
+const gatedProbe = forRequests(isGraphQLGet, {
+  onPluginInit({ addPlugin }) {
+    // A plugin it adds itself is limited as it is (Yoga's response cache adds its envelop half so).
+    addPlugin({ onExecute: ({ args }) => void gatedSeen.push(`added onExecute ${nameOf(args)}`) });
+  },
+  onRequest: ({ request }) => void gatedSeen.push(`onRequest ${request.method} ${new URL(request.url).pathname}`),
+  onParams: ({ request }) => void gatedSeen.push(`onParams ${request.method}`),
+  onExecute: ({ args }) => void gatedSeen.push(`onExecute ${nameOf(args)}`),
+  onResponse: ({ request }) => void gatedSeen.push(`onResponse ${request.method} ${new URL(request.url).pathname}`),
+} satisfies Plugin);
+
 let server: TestServer;
 let api: Client;
 let token: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: NO_RATE_LIMITS, plugins: [probe] });
+  server = await startTestServer({ env: NO_RATE_LIMITS, plugins: [probe, gatedProbe] });
   api = client(server.url);
   token = (await api.loginAs('ada')).token;
 });
@@ -56,6 +71,25 @@ function firstEvent(subscribe: (sink: { next(v: unknown): void; error(e: unknown
     });
   });
 }
+
+describe('a plugin limited to some requests (forRequests)', () => {
+  it('sees those and nothing of the others: not POST, not REST, not a WebSocket operation', async () => {
+    gatedSeen.length = 0;
+    await api.graphql('query GatedPost { docs { slug } }');
+    await api.get('/api/content/docs');
+    const ws = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const result = await new Promise((resolve, reject) => ws.subscribe({ query: 'query GatedWs { docs { slug } }' }, { next: resolve, error: reject, complete: () => undefined }));
+      expect(result).toMatchObject({ data: { docs: expect.any(Array) } });
+    } finally {
+      await ws.dispose();
+    }
+    expect(gatedSeen).toEqual([]);
+    const get = await api.get(`/graphql?query=${encodeURIComponent('query GatedGet { docs { slug } }')}`);
+    expect(get.status).toBe(200);
+    expect(gatedSeen).toEqual(['onRequest GET /graphql', 'onParams GET', 'onExecute GatedGet', 'added onExecute GatedGet', 'onResponse GET /graphql']);
+  });
+});
 
 describe('a plugin added once to createYoga', () => {
   it('sees REST, health, OpenAPI and GraphQL over GET and POST, and its response header reaches every client', async () => {
