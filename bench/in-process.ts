@@ -1,5 +1,5 @@
-// One request path measured in one process, without sockets: the service's Yoga server (built as
-// src/server.ts builds it, on a fresh PostgreSQL database) or bare Yoga doing the same lookup,
+// One request path measured in one process, without sockets: the service's Yoga server (built by
+// src/server.ts's buildService, on a fresh PostgreSQL database) or bare Yoga doing the same lookup,
 // called through `yoga.fetch` with a server context shaped as the node server's. What sockets and
 // a load generator on the same cores blur, this isolates: CPU per request, or a profile of it.
 //
@@ -14,15 +14,10 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import pg from 'pg';
-import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
-import { DEMO_ACCOUNTS, seedIfEmpty } from '../src/db/seed.js';
-import { createResponseCache } from '../src/graphql/response-cache.js';
+import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { createLogger } from '../src/logger.js';
-import { createMetrics } from '../src/metrics.js';
-import { createEventBus } from '../src/modules/events/bus.js';
-import { createRateLimitStore } from '../src/modules/limits/index.js';
+import { buildService } from '../src/server.js';
 import { bareYoga, plainLookups } from './lib/bare-lookups.js';
 import { createDatabase } from './lib/database.js';
 
@@ -44,14 +39,9 @@ const config = loadConfig({
   RATE_LIMIT_PRO: '10000000',
   RATE_LIMIT_WINDOW_S: '1',
 });
-const log = createLogger('warn');
-const db = await openDatabase(config);
-await db.migrate();
-await seedIfEmpty(db.prisma);
-const bus = createEventBus({ channel: 'learnstream:in-process', log });
-const limits = createRateLimitStore({ prefix: 'learnstream:in-process' });
-const responseCache = createResponseCache({ prefix: 'learnstream:in-process', log });
-const { yoga } = createApp({ config, db, bus, limits, log, metrics: createMetrics(), responseCache });
+// The service as startServer builds it (migrated and seeded), without its HTTP server and workers.
+const service = await buildService(config, { log: createLogger('warn'), migrateInProcess: true });
+const { yoga, db } = service;
 
 // The node server hands Yoga {req, res, waitUntil} as one object. yoga.fetch with one context
 // object would give each request an Object.create() of it (@whatwg-node's isolateObject), which
@@ -133,6 +123,6 @@ if (!variant || !['cpu', 'cpu-profile', 'heap-promoted'].includes(mode)) {
   }
 }
 await pool.end();
-await Promise.all([responseCache.close(), bus.close(), limits.close()]);
-await db.close();
+await yoga.dispose();
+await service.close();
 await database.drop();

@@ -7,15 +7,15 @@ import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateInChild } from './db/migrate-process.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, type Database } from './db/client.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { createResponseCache, invalidateOnEvents, responseCachePrefix } from './graphql/response-cache.js';
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { readNodeBody } from './http/body.js';
 import { answerClientError } from './http/client-error.js';
-import { createEventBus, eventChannel } from './modules/events/bus.js';
+import { createEventBus, eventChannel, type EventBus } from './modules/events/bus.js';
 import { newestPosition, storedEvents } from './modules/events/stored.js';
 import { createRateLimitStore, rateLimitPrefix } from './modules/limits/index.js';
 import { createWorkers } from './workers.js';
@@ -44,7 +44,27 @@ export interface StartOptions {
   migrateInProcess?: boolean;
 }
 
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+/**
+ * The service without its HTTP server: the database (migrated, and seeded outside production),
+ * the event bus, the limiter, the response cache and the Yoga server over them. startServer serves
+ * it; bench/in-process.ts measures it in one process, through `yoga.fetch`.
+ */
+export interface Service {
+  log: Logger;
+  db: Database;
+  bus: EventBus;
+  metrics: Metrics;
+  yoga: App['yoga'];
+  webSocketContext: App['webSocketContext'];
+  /** Wake the event relay and the webhook worker: set by whoever runs the workers. */
+  wakers: { relay?: () => void; dispatcher?: () => void };
+  /** Stops following events, then closes the response cache, the bus, the limiter and the database. */
+  close(): Promise<void>;
+}
+
+type App = ReturnType<typeof createApp>;
+
+export async function buildService(config: Config, options: StartOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger(config.logLevel);
   let db = await openDatabase({ ...config, onQuery: options.onQuery });
   try {
@@ -76,8 +96,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const metrics = createMetrics();
   const responseCache = createResponseCache({ redisUrl: config.redisUrl, prefix: responseCachePrefix(databaseIdentity), log });
   const stopInvalidating = invalidateOnEvents(bus, responseCache);
-  /** Wake the event relay and the webhook worker (set once the workers run). */
-  const wakers: { relay?: () => void; dispatcher?: () => void } = {};
+  const wakers: Service['wakers'] = {};
   // A change that recorded events has committed (over HTTP or a WebSocket): this instance's relay
   // positions and publishes them at once (see relay.ts). An ADMIN's test, retry or recovery: the
   // webhook worker sends it at once.
@@ -86,6 +105,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     onEventsCommitted: () => wakers.relay?.(),
     onDeliveriesDue: () => wakers.dispatcher?.(),
   });
+  return {
+    log,
+    db,
+    bus,
+    metrics,
+    yoga,
+    webSocketContext,
+    wakers,
+    close: async () => {
+      await stopInvalidating();
+      await responseCache.close();
+      await bus.close();
+      await limits.close();
+      await db.close();
+    },
+  };
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const service = await buildService(config, options);
+  const { log, db, bus, metrics, yoga, webSocketContext, wakers } = service;
 
   // Every request goes to Yoga, its body read first and limited (see readNodeBody).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -139,11 +179,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       } finally {
         clearTimeout(cut);
       }
-      await stopInvalidating();
-      await responseCache.close();
-      await bus.close();
-      await limits.close();
-      await db.close();
+      await service.close();
     },
   };
 }
