@@ -16,7 +16,7 @@ export const Lesson = builder.objectRef<LessonRow>('Lesson').implement({
     status: t.field({ type: LessonStatus, resolve: (l) => l.status }),
     authorId: t.exposeID('authorId'),
     // One query for every author a response mentions (no N+1).
-    author: t.loadable({ type: PublicUser, load: (ids: string[], ctx) => loadPublicUsers(ids, ctx), resolve: (l) => l.authorId }),
+    author: t.loadable({ type: PublicUser, load: loadPublicUsers, resolve: (l) => l.authorId }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
