@@ -8,9 +8,11 @@
 //
 // Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS
 // (default 100), BENCH_POOL_SIZE (database pool of both servers, default 20), BENCH_ONLY (run
-// only scenarios whose name contains this; the baseline always runs), BENCH_BASELINE_AGAIN (1:
-// measure the baseline again at the end and compare with the mean of both, to expose drift on a
-// shared machine; default 1), BENCH_JSON (write the results to this file), BENCH_PG_URL (admin
+// only scenarios whose name contains this; the baseline always runs), BENCH_ROUNDS (default 3: the
+// baseline and the scenarios with a goal run in this many rounds, each opened by a baseline run,
+// and one more baseline run closes the last; a scenario's ratio is against the mean of the two
+// baseline runs around it, and a goal is judged on the median of its rounds, so that a shared
+// machine's drift during the run moves both sides of a ratio alike), BENCH_JSON (write the results to this file), BENCH_PG_URL (admin
 // URL of the PostgreSQL server), BENCH_DIAGNOSTICS (1: also run the diagnostic scenarios, which
 // isolate layers without the database), BENCH_PROFILE (a directory: write a CPU profile (BENCH_PROFILE_KIND=heap: a sampling heap profile of all allocations) of the target
 // process for each measured run there, `<scenario>.cpuprofile`; summarise one with
@@ -81,7 +83,8 @@ interface Settings {
   connections: number;
   poolSize: number;
   only: string | undefined;
-  baselineAgain: boolean;
+  /** Rounds of the baseline and the scenarios with a goal (BENCH_ROUNDS). */
+  rounds: number;
   /** Also run the scenarios marked diagnostic (BENCH_DIAGNOSTICS=1). */
   diagnostics: boolean;
   /** Where CPU profiles of the measured runs go (BENCH_PROFILE), if anywhere. */
@@ -108,6 +111,8 @@ interface Outcome {
   rssPeakKb: number;
   /** Set when the single check request before the load did not succeed. */
   problem?: string;
+  /** Its round (the baseline and the scenarios with a goal; the closing baseline run is one past the last); undefined for a diagnostic. */
+  round?: number;
 }
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -143,7 +148,7 @@ async function machineInfo(settings: Settings): Promise<string> {
     ['kernel', release()],
     ['postgresql', await serverVersion()],
     ['load average', `${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the start)`],
-    ['settings', `${settings.connections} connections, ${settings.durationSeconds} s (+${settings.warmupSeconds} s warm-up) per scenario, pool ${settings.poolSize}`],
+    ['settings', `${settings.connections} connections, ${settings.durationSeconds} s (+${settings.warmupSeconds} s warm-up) per run, pool ${settings.poolSize}, ${settings.rounds} round${settings.rounds === 1 ? '' : 's'} of the baseline and the goals`],
     ...(settings.profileDir ? [['profiling', `CPU profiles in ${settings.profileDir}: figures are slowed by the profiler`]] : []),
   ];
   return rows.map(([k, v]) => `${k!.padEnd(13)} ${v}`).join('\n');
@@ -170,6 +175,7 @@ async function runScenario(
   ctx: BenchContext,
   settings: Settings,
   label = scenario.name,
+  round?: number,
 ): Promise<Outcome> {
   const spec = scenario.request(ctx);
   const check = await probe(target.url, spec);
@@ -204,6 +210,7 @@ async function runScenario(
     machineCores: (machineAfter - machineBefore) / result.duration,
     rssPeakKb: sampler.windowPeakKb,
     problem,
+    round,
   };
 }
 
@@ -227,21 +234,24 @@ const failures = (r: autocannon.Result) => r.errors + r.non2xx + r.mismatches;
 
 function report(outcomes: Outcome[], service: Target, baseline: Target, idle: Map<Target, number>): string {
   const base = baselineRate(outcomes);
-  const rows = outcomes.map(({ label, result: r, cpuCores, loaderCores, machineCores, rssPeakKb }) => [
-    label,
-    fixed(r.requests.average),
-    fixed(r.latency.p50),
-    fixed(r.latency.p99),
-    String(r.errors),
-    String(r.non2xx),
-    String(r.mismatches),
-    `${(r.requests.average / base).toFixed(2)}×`,
-    fixed(cpuCores, 2),
-    fixed((cpuCores * 1e6) / r.requests.average),
-    fixed(loaderCores, 2),
-    fixed(machineCores, 2),
-    mb(rssPeakKb),
-  ]);
+  const rows = outcomes.map((o) => {
+    const { label, result: r, cpuCores, loaderCores, machineCores, rssPeakKb } = o;
+    return [
+      label,
+      fixed(r.requests.average),
+      fixed(r.latency.p50),
+      fixed(r.latency.p99),
+      String(r.errors),
+      String(r.non2xx),
+      String(r.mismatches),
+      `${ratioOf(o, outcomes).toFixed(2)}×`,
+      fixed(cpuCores, 2),
+      fixed((cpuCores * 1e6) / r.requests.average),
+      fixed(loaderCores, 2),
+      fixed(machineCores, 2),
+      mb(rssPeakKb),
+    ];
+  });
   const results = table(
     ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx', 'mismatch', 'vs base', 'cpu tgt', 'µs/req', 'cpu ac', 'cpu all', 'rss peak'],
     rows,
@@ -255,30 +265,71 @@ function report(outcomes: Outcome[], service: Target, baseline: Target, idle: Ma
   );
 
   const verdicts: string[] = [];
-  for (const { scenario, label, result: r, problem } of outcomes) {
-    if (scenario.minRatio !== undefined) {
-      const ratio = r.requests.average / base;
-      verdicts.push(`${ratio >= scenario.minRatio ? 'PASS' : 'MISS'}  ${scenario.name}: ${ratio.toFixed(2)} × baseline (goal ≥ ${scenario.minRatio})`);
-    }
-    const bad = failures(r);
+  for (const goal of goalsOf(outcomes)) {
+    verdicts.push(`${goal.pass ? 'PASS' : 'MISS'}  ${goal.name}: ${goal.median.toFixed(2)} × baseline, median of ${goal.ratios.length} (${goal.ratios.map((r) => r.toFixed(2)).join(', ')}) (goal ≥ ${goal.minRatio})`);
+  }
+  for (const scenario of new Set(outcomes.map((o) => o.scenario))) {
+    const runs = outcomes.filter((o) => o.scenario === scenario);
+    const sum = (f: (r: autocannon.Result) => number) => runs.reduce((n, o) => n + f(o.result), 0);
+    const problems = runs.flatMap((o) => (o.problem ? [`${o.label}: ${o.problem}`] : []));
+    const bad = sum(failures);
     verdicts.push(
-      `${bad === 0 && !problem ? 'PASS' : 'MISS'}  ${label}: ${bad} failed responses` +
-        ` (${r.errors} errors, ${r.timeouts} of them timeouts, ${r.non2xx} non-2xx, ${r.mismatches} unexpected bodies)` +
-        (problem ? `; check request: ${problem}` : ''),
+      `${bad === 0 && problems.length === 0 ? 'PASS' : 'MISS'}  ${scenario.name}: ${bad} failed responses` +
+        (runs.length > 1 ? ` in ${runs.length} runs` : '') +
+        ` (${sum((r) => r.errors)} errors, ${sum((r) => r.timeouts)} of them timeouts, ${sum((r) => r.non2xx)} non-2xx, ${sum((r) => r.mismatches)} unexpected bodies)` +
+        (problems.length ? `; check request: ${problems.join('; ')}` : ''),
     );
   }
   const legend =
-    `vs base: req/s over the baseline's (${fixed(base)} req/s, mean of its runs)\n` +
+    "vs base: req/s over the mean of the baseline's runs that open its round and the next (a baseline run or a\n" +
+    `diagnostic: over the mean of all the baseline's runs, ${fixed(base)} req/s); a goal is judged on the median of its rounds\n` +
     "cpu: cores' worth of CPU used during the run (1.00 = one core busy) by the target process (tgt),\n" +
     'by autocannon in this process (ac), and by the whole machine (all: includes PostgreSQL and other tenants)\n' +
     'µs/req: CPU time of the target process per response (steadier than req/s on a busy machine)';
   return `${results}\n\n${legend}\n\n${memory}\n\n${verdicts.join('\n')}`;
 }
 
-/** The baseline's req/s: the mean of its runs (first and, with BENCH_BASELINE_AGAIN, last). */
+/** The baseline's req/s: the mean of its runs (one per round). */
 function baselineRate(outcomes: Outcome[]): number {
   const runs = outcomes.filter((o) => o.scenario.isBaseline).map((o) => o.result.requests.average);
   return runs.reduce((a, b) => a + b, 0) / runs.length;
+}
+
+/**
+ * A run's req/s over the baseline's around it: the mean of the baseline runs that open its round
+ * and the next one (the last round is closed by one more). A baseline run or a diagnostic: over
+ * the mean of all the baseline's runs, which shows the machine's drift.
+ */
+function ratioOf(outcome: Outcome, outcomes: Outcome[]): number {
+  const { round } = outcome;
+  const around =
+    round === undefined || outcome.scenario.isBaseline
+      ? []
+      : outcomes.filter((o) => o.scenario.isBaseline && (o.round === round || o.round === round + 1)).map((o) => o.result.requests.average);
+  const base = around.length ? around.reduce((a, b) => a + b, 0) / around.length : baselineRate(outcomes);
+  return outcome.result.requests.average / base;
+}
+
+interface GoalVerdict {
+  name: string;
+  minRatio: number;
+  /** One ratio per round, in order. */
+  ratios: number[];
+  median: number;
+  pass: boolean;
+}
+
+/** Each scenario with a goal, judged on the median of its rounds' ratios. */
+function goalsOf(outcomes: Outcome[]): GoalVerdict[] {
+  const scenarios = new Set(outcomes.flatMap((o) => (o.scenario.minRatio === undefined ? [] : [o.scenario])));
+  return [...scenarios].map((scenario) => {
+    const ratios = outcomes.filter((o) => o.scenario === scenario).map((o) => ratioOf(o, outcomes));
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    const minRatio = scenario.minRatio!;
+    return { name: scenario.name, minRatio, ratios, median, pass: median >= minRatio };
+  });
 }
 
 function targetOf(scenario: Scenario, service: Target, baseline: Target): Target {
@@ -292,7 +343,7 @@ async function main(): Promise<void> {
     connections: intEnv('BENCH_CONNECTIONS', 100, 1),
     poolSize: intEnv('BENCH_POOL_SIZE', 20, 1),
     only: process.env.BENCH_ONLY || undefined,
-    baselineAgain: intEnv('BENCH_BASELINE_AGAIN', 1, 0) > 0,
+    rounds: intEnv('BENCH_ROUNDS', 3, 1),
     diagnostics: intEnv('BENCH_DIAGNOSTICS', 0, 0) > 0,
     profileDir: process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined,
   };
@@ -358,12 +409,21 @@ async function main(): Promise<void> {
   const idle = new Map<Target, number>();
   for (const t of [service, baseline]) idle.set(t, (await t.sampler.sample())?.rssKb ?? NaN);
 
+  // Round after round, the baseline then each scenario with a goal; one more baseline run closes
+  // the last round (see ratioOf). Then the diagnostics, once.
   const outcomes: Outcome[] = [];
-  for (const scenario of selected) {
+  const base = selected.find((s) => s.isBaseline)!;
+  const goals = selected.filter((s) => !s.isBaseline && !s.diagnostic);
+  for (let round = 1; round <= settings.rounds + 1; round++) {
+    const closing = round > settings.rounds;
+    for (const scenario of closing ? [base] : [base, ...goals]) {
+      const label = closing ? `${scenario.name} (closing)` : settings.rounds > 1 ? `${scenario.name} (round ${round})` : scenario.name;
+      outcomes.push(await runScenario(scenario, targetOf(scenario, service, baseline), ctx, settings, label, round));
+    }
+  }
+  for (const scenario of selected.filter((s) => s.diagnostic)) {
     outcomes.push(await runScenario(scenario, targetOf(scenario, service, baseline), ctx, settings));
   }
-  const base = selected.find((s) => s.isBaseline)!;
-  if (settings.baselineAgain) outcomes.push(await runScenario(base, baseline, ctx, settings, `${base.name} (again)`));
   for (const t of [service, baseline]) await t.sampler.sample();
 
   let limits: LimitsBenchResult | undefined;
@@ -467,8 +527,10 @@ async function main(): Promise<void> {
       cpus: cpus().length,
       settings,
       baselineReqPerSec: baselineRate(outcomes),
-      scenarios: outcomes.map(({ scenario, label, result: r, cpuCores, loaderCores, machineCores, rssPeakKb, problem }) => ({
+      goals: goalsOf(outcomes),
+      scenarios: outcomes.map(({ scenario, label, result: r, cpuCores, loaderCores, machineCores, rssPeakKb, problem, round }) => ({
         name: label,
+        round,
         target: scenario.target,
         minRatio: scenario.minRatio,
         reqPerSec: r.requests.average,
