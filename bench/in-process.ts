@@ -3,13 +3,15 @@
 // called through `yoga.fetch` with a server context shaped as the node server's. What sockets and
 // a load generator on the same cores blur, this isolates: CPU per request, or a profile of it.
 //
-//   npx tsx bench/in-process.ts <variant> [cpu | cpu-profile | heap-promoted]
+//   npx tsx bench/in-process.ts <variant> [cpu | cpu-profile | heap | heap-promoted]
 //
 // One variant per process, on purpose: a variant whose garbage reaches the old generation slows
 // every variant run after it in the same heap. `cpu` prints the CPU per request of each of five
 // rounds (the best is the figure to compare; alternate A and B runs); `cpu-profile` writes
-// in-process.cpuprofile and `heap-promoted` in-process.heapprofile (only what outlived the young
-// generation) in the current directory, for bench/profile-summary.ts. Knobs: IN_PROCESS_REQUESTS
+// in-process.cpuprofile, `heap` in-process.heapprofile (every allocation, sampled) and
+// `heap-promoted` the same of only what outlived the young generation, in the current directory,
+// for bench/profile-summary.ts. The heap modes also print the sampled bytes a request: on a
+// shared machine whose CPU time varies by a third from run to run, they move only with the code. Knobs: IN_PROCESS_REQUESTS
 // (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -82,8 +84,8 @@ const variants: Record<string, () => Promise<void>> = {
   healthz: () => call(yoga, '/healthz'),
 };
 const variant = variantName && variants[variantName];
-if (!variant || !['cpu', 'cpu-profile', 'heap-promoted'].includes(mode)) {
-  process.stderr.write(`usage: tsx bench/in-process.ts <${Object.keys(variants).join(' | ')}> [cpu | cpu-profile | heap-promoted]\n`);
+if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode)) {
+  process.stderr.write(`usage: tsx bench/in-process.ts <${Object.keys(variants).join(' | ')}> [cpu | cpu-profile | heap | heap-promoted]\n`);
   process.exitCode = 2;
 } else {
   /** Runs `requests` requests, `concurrency` at a time; returns the process's CPU µs per request. */
@@ -108,8 +110,9 @@ if (!variant || !['cpu', 'cpu-profile', 'heap-promoted'].includes(mode)) {
     session.connect();
     const send = (method: string, params?: object) =>
       new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
-    const heap = mode === 'heap-promoted';
-    if (heap) await send('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+    const heap = mode.startsWith('heap');
+    const includeObjectsCollectedByMinorGC = mode === 'heap';
+    if (heap) await send('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC });
     else {
       await send('Profiler.enable');
       await send('Profiler.setSamplingInterval', { interval: 100 });
@@ -119,9 +122,19 @@ if (!variant || !['cpu', 'cpu-profile', 'heap-promoted'].includes(mode)) {
     const { profile } = (await send(heap ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as { profile: unknown };
     const file = heap ? 'in-process.heapprofile' : 'in-process.cpuprofile';
     writeFileSync(file, JSON.stringify(profile));
-    process.stdout.write(`${variantName}: ${requests} requests (${cpu.toFixed(1)} µs CPU each, profiler included) in ${file}\n`);
+    const bytes = heap ? ` ${(sampledBytes((profile as { head: HeapNode }).head) / requests / 1024).toFixed(1)} kB ${includeObjectsCollectedByMinorGC ? 'allocated' : 'promoted'} each (sampled),` : '';
+    process.stdout.write(`${variantName}: ${requests} requests (${cpu.toFixed(1)} µs CPU each, profiler included),${bytes} in ${file}\n`);
   }
 }
+interface HeapNode {
+  selfSize: number;
+  children: HeapNode[];
+}
+/** A sampling heap profile's bytes: the sum of its nodes' own. */
+function sampledBytes(node: HeapNode): number {
+  return node.selfSize + node.children.reduce((sum, child) => sum + sampledBytes(child), 0);
+}
+
 await pool.end();
 await yoga.dispose();
 await service.close();
