@@ -14,7 +14,8 @@
 // baseline runs around it, and a goal is judged on the median of its rounds, so that a shared
 // machine's drift during the run moves both sides of a ratio alike), BENCH_JSON (write the results to this file), BENCH_PG_URL (admin
 // URL of the PostgreSQL server), BENCH_DIAGNOSTICS (1: also run the diagnostic scenarios, which
-// isolate layers without the database), BENCH_PROFILE (a directory: write a CPU profile (BENCH_PROFILE_KIND=heap: a sampling heap profile of all allocations) of the target
+// isolate layers without the database; those that are a target's floor, bare Yoga doing the same
+// lookup, run in the rounds right after it and are printed beside it), BENCH_PROFILE (a directory: write a CPU profile (BENCH_PROFILE_KIND=heap: a sampling heap profile of all allocations) of the target
 // process for each measured run there, `<scenario>.cpuprofile`; summarise one with
 // `npx tsx bench/profile-summary.ts <file>`. Profiling slows the servers: compare only profiles).
 // After the request scenarios, bench/subscriptions.ts measures live events to many SSE subscribers
@@ -266,7 +267,8 @@ function report(outcomes: Outcome[], service: Target, baseline: Target, idle: Ma
 
   const verdicts: string[] = [];
   for (const goal of goalsOf(outcomes)) {
-    verdicts.push(`${goal.pass ? 'PASS' : 'MISS'}  ${goal.name}: ${goal.median.toFixed(2)} × baseline, median of ${goal.ratios.length} (${goal.ratios.map((r) => r.toFixed(2)).join(', ')}) (goal ≥ ${goal.minRatio})`);
+    const floor = goal.floor ? `; bare Yoga doing the same: ${goal.floor.median.toFixed(2)} × (${goal.floor.ratios.map((r) => r.toFixed(2)).join(', ')})` : '';
+    verdicts.push(`${goal.pass ? 'PASS' : 'MISS'}  ${goal.name}: ${goal.median.toFixed(2)} × baseline, median of ${goal.ratios.length} (${goal.ratios.map((r) => r.toFixed(2)).join(', ')}) (goal ≥ ${goal.minRatio})${floor}`);
   }
   for (const scenario of new Set(outcomes.map((o) => o.scenario))) {
     const runs = outcomes.filter((o) => o.scenario === scenario);
@@ -310,25 +312,34 @@ function ratioOf(outcome: Outcome, outcomes: Outcome[]): number {
   return outcome.result.requests.average / base;
 }
 
-interface GoalVerdict {
-  name: string;
-  minRatio: number;
+interface Ratios {
   /** One ratio per round, in order. */
   ratios: number[];
   median: number;
+}
+
+interface GoalVerdict extends Ratios {
+  name: string;
+  minRatio: number;
   pass: boolean;
+  /** Bare Yoga doing the same work, in the same rounds (BENCH_DIAGNOSTICS=1). */
+  floor?: Ratios;
 }
 
 /** Each scenario with a goal, judged on the median of its rounds' ratios. */
 function goalsOf(outcomes: Outcome[]): GoalVerdict[] {
-  const scenarios = new Set(outcomes.flatMap((o) => (o.scenario.minRatio === undefined ? [] : [o.scenario])));
-  return [...scenarios].map((scenario) => {
-    const ratios = outcomes.filter((o) => o.scenario === scenario).map((o) => ratioOf(o, outcomes));
+  const ratiosOf = (scenario: Scenario): Ratios => {
+    const ratios = outcomes.filter((o) => o.scenario === scenario && o.round !== undefined).map((o) => ratioOf(o, outcomes));
     const sorted = [...ratios].sort((a, b) => a - b);
     const mid = sorted.length >> 1;
-    const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-    const minRatio = scenario.minRatio!;
-    return { name: scenario.name, minRatio, ratios, median, pass: median >= minRatio };
+    return { ratios, median: sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2 };
+  };
+  const scenarios = [...new Set(outcomes.map((o) => o.scenario))];
+  return scenarios.flatMap((scenario) => {
+    if (scenario.minRatio === undefined) return [];
+    const floor = scenarios.find((s) => s.floorOf === scenario.name);
+    const own = ratiosOf(scenario);
+    return [{ name: scenario.name, minRatio: scenario.minRatio, ...own, pass: own.median >= scenario.minRatio, floor: floor && ratiosOf(floor) }];
   });
 }
 
@@ -413,7 +424,9 @@ async function main(): Promise<void> {
   // the last round (see ratioOf). Then the diagnostics, once.
   const outcomes: Outcome[] = [];
   const base = selected.find((s) => s.isBaseline)!;
-  const goals = selected.filter((s) => !s.isBaseline && !s.diagnostic);
+  // A goal's floor (bare Yoga doing the same, with BENCH_DIAGNOSTICS=1) runs right after it.
+  const floors = selected.filter((s) => s.floorOf !== undefined);
+  const goals = selected.filter((s) => !s.isBaseline && !s.diagnostic).flatMap((s) => [s, ...floors.filter((f) => f.floorOf === s.name)]);
   for (let round = 1; round <= settings.rounds + 1; round++) {
     const closing = round > settings.rounds;
     for (const scenario of closing ? [base] : [base, ...goals]) {
@@ -421,7 +434,7 @@ async function main(): Promise<void> {
       outcomes.push(await runScenario(scenario, targetOf(scenario, service, baseline), ctx, settings, label, round));
     }
   }
-  for (const scenario of selected.filter((s) => s.diagnostic)) {
+  for (const scenario of selected.filter((s) => s.diagnostic && !goals.includes(s))) {
     outcomes.push(await runScenario(scenario, targetOf(scenario, service, baseline), ctx, settings));
   }
   for (const t of [service, baseline]) await t.sampler.sample();

@@ -19,6 +19,11 @@ export interface Scenario {
   minRatio?: number;
   /** Only with BENCH_DIAGNOSTICS=1: isolates one layer to see where time goes (no goal). */
   diagnostic?: boolean;
+  /**
+   * A diagnostic that is the floor of the scenario with this name: the same work through bare
+   * Yoga. It runs in the rounds right after that scenario, and its median is printed beside it.
+   */
+  floorOf?: string;
   request(ctx: BenchContext): RequestSpec;
 }
 
@@ -109,18 +114,21 @@ export const scenarios: Scenario[] = [
     name: 'diag: bare Yoga GET /users/:id (onRequest + pg)',
     target: 'baseline',
     diagnostic: true,
+    floorOf: 'REST GET /api/users/{id}',
     request: ({ userId }) => ({ method: 'GET', path: `/yoga/users/${encodeURIComponent(userId)}` }),
   },
   {
     name: 'diag: bare Yoga GET /me (onRequest + the session query)',
     target: 'baseline',
     diagnostic: true,
+    floorOf: 'REST GET /api/v1/user/me (bearer)',
     request: ({ token }) => ({ method: 'GET', path: '/yoga/me', headers: { authorization: `Bearer ${token}` } }),
   },
   {
     name: 'diag: bare Yoga POST user(id) (resolver + pg, body read first)',
     target: 'baseline',
     diagnostic: true,
+    floorOf: 'GraphQL POST user(id)',
     request: ({ userId }) => ({
       method: 'POST',
       path: '/yoga/graphql',
