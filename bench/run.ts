@@ -12,11 +12,12 @@
 // baseline and the scenarios with a goal run in this many rounds, each opened by a baseline run,
 // and one more baseline run closes the last; a scenario's ratio is against the mean of the two
 // baseline runs around it, and a goal is judged on the median of its rounds, so that a shared
-// machine's drift during the run moves both sides of a ratio alike), BENCH_JSON (write the results to this file), BENCH_PG_URL (admin
-// URL of the PostgreSQL server), BENCH_DIAGNOSTICS (1: also run the diagnostic scenarios, which
-// isolate layers without the database; those that are a target's floor, bare Yoga doing the same
-// lookup, run in the rounds right after it and are printed beside it), BENCH_PROFILE (a directory: write a CPU profile (BENCH_PROFILE_KIND=heap: a sampling heap profile of all allocations) of the target
-// process for each measured run there, `<scenario>.cpuprofile`; summarise one with
+// machine's drift during the run moves both sides of a ratio alike), BENCH_JSON (write the
+// results to this file), BENCH_PG_URL (admin URL of the PostgreSQL server), BENCH_DIAGNOSTICS
+// (1: also run the diagnostic scenarios, which isolate layers without the database; those that
+// are a target's floor, bare Yoga doing the same lookup, run in the rounds right after it and are
+// printed beside it), BENCH_PROFILE (a directory: write a CPU profile (BENCH_PROFILE_KIND=heap: a
+// sampling heap profile of all allocations) of the target process for each measured run there, `<scenario>.cpuprofile`; summarise one with
 // `npx tsx bench/profile-summary.ts <file>`. Profiling slows the servers: compare only profiles).
 // After the request scenarios, bench/subscriptions.ts measures live events to many SSE subscribers
 // (BENCH_SUBSCRIPTIONS=0 skips it; BENCH_SUBSCRIBERS, BENCH_SUB_EVENTS, BENCH_SUB_GAP_MS tune it;
@@ -112,7 +113,10 @@ interface Outcome {
   rssPeakKb: number;
   /** Set when the single check request before the load did not succeed. */
   problem?: string;
-  /** Its round (the baseline and the scenarios with a goal; the closing baseline run is one past the last); undefined for a diagnostic. */
+  /**
+   * Its round: the baseline's and the goals' runs (and their floors'); the closing baseline run is
+   * one past the last. Undefined for a diagnostic run once, after the rounds.
+   */
   round?: number;
 }
 
