@@ -429,11 +429,16 @@ async function main(): Promise<void> {
   const outcomes: Outcome[] = [];
   const base = selected.find((s) => s.isBaseline)!;
   // A goal's floor (bare Yoga doing the same, with BENCH_DIAGNOSTICS=1) runs right after it.
+  // Each round starts one goal further on, so that no goal always follows the same one: the
+  // service runs slower for its first seconds after switching from one kind of request to
+  // another, and how much depends on the kind it switched from.
   const floors = selected.filter((s) => s.floorOf !== undefined);
-  const goals = selected.filter((s) => !s.isBaseline && !s.diagnostic).flatMap((s) => [s, ...floors.filter((f) => f.floorOf === s.name)]);
+  const groups = selected.filter((s) => !s.isBaseline && !s.diagnostic).map((s) => [s, ...floors.filter((f) => f.floorOf === s.name)]);
+  const goals = groups.flat();
+  const inRound = (round: number) => groups.map((_, i) => groups[(i + round - 1) % groups.length]!).flat();
   for (let round = 1; round <= settings.rounds + 1; round++) {
     const closing = round > settings.rounds;
-    for (const scenario of closing ? [base] : [base, ...goals]) {
+    for (const scenario of closing ? [base] : [base, ...inRound(round)]) {
       const label = closing ? `${scenario.name} (closing)` : settings.rounds > 1 ? `${scenario.name} (round ${round})` : scenario.name;
       outcomes.push(await runScenario(scenario, targetOf(scenario, service, baseline), ctx, settings, label, round));
     }
