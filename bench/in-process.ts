@@ -11,8 +11,8 @@
 // in-process.cpuprofile, `heap` in-process.heapprofile (every allocation, sampled) and
 // `heap-promoted` the same of only what outlived the young generation, in the current directory,
 // for bench/profile-summary.ts. The heap modes also print the sampled bytes a request: on a
-// shared machine whose CPU time varies by a third from run to run, they move only with the code. Knobs: IN_PROCESS_REQUESTS
-// (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20).
+// shared machine whose CPU time varies by a third from run to run, they move only with the code.
+// Knobs: IN_PROCESS_REQUESTS (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import pg from 'pg';
@@ -21,6 +21,7 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { createLogger } from '../src/logger.js';
 import { buildService } from '../src/server.js';
 import { bareYoga, plainLookups } from './lib/bare-lookups.js';
+import { sampledBytes, type HeapProfileNode } from './lib/heap-profile.js';
 import { createDatabase } from './lib/database.js';
 
 const USER_QUERY = 'query($id: ID!){ user(id: $id) { id name joined } }';
@@ -122,20 +123,10 @@ if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode))
     const { profile } = (await send(heap ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as { profile: unknown };
     const file = heap ? 'in-process.heapprofile' : 'in-process.cpuprofile';
     writeFileSync(file, JSON.stringify(profile));
-    const bytes = heap ? ` ${(sampledBytes((profile as { head: HeapNode }).head) / requests / 1024).toFixed(1)} kB ${includeObjectsCollectedByMinorGC ? 'allocated' : 'promoted'} each (sampled),` : '';
+    const bytes = heap ? ` ${(sampledBytes((profile as { head: HeapProfileNode }).head) / requests / 1024).toFixed(1)} kB ${includeObjectsCollectedByMinorGC ? 'allocated' : 'promoted'} each (sampled),` : '';
     process.stdout.write(`${variantName}: ${requests} requests (${cpu.toFixed(1)} µs CPU each, profiler included),${bytes} in ${file}\n`);
   }
 }
-interface HeapNode {
-  selfSize: number;
-  children: HeapNode[];
-}
-/** A sampling heap profile's bytes: the sum of its nodes' own. */
-function sampledBytes(node: HeapNode): number {
-  return node.selfSize + node.children.reduce((sum, child) => sum + sampledBytes(child), 0);
-}
-
 await pool.end();
-await yoga.dispose();
 await service.close();
 await database.drop();

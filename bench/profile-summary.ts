@@ -3,6 +3,7 @@
 // package / area and the allocation sites that allocated most, each with its caller.
 // Usage: npx tsx bench/profile-summary.ts <file.cpuprofile|file.heapprofile> [top=25]
 import { readFileSync } from 'node:fs';
+import { sampledBytes, type HeapProfileNode } from './lib/heap-profile.js';
 import { table } from './lib/report.js';
 
 interface ProfileNode {
@@ -60,24 +61,17 @@ function summarise(file: string, top: number): string {
   ].join('\n');
 }
 
-interface HeapNode {
-  callFrame: ProfileNode['callFrame'];
-  selfSize: number;
-  children: HeapNode[];
-}
-
 /** A sampling heap profile: bytes allocated (as sampled) by area, and by allocation site and its caller. */
 function summariseHeap(file: string, top: number): string {
-  const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode };
+  const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapProfileNode };
   const areas = new Map<string, number>();
   const sites = new Map<string, number>();
   const name = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) =>
     `${functionName || '(anonymous)'} ${area(url, functionName)}${url ? `:${lineNumber + 1}` : ''}`;
-  let total = 0;
-  const walk = (node: HeapNode, caller: string) => {
+  const total = sampledBytes(head);
+  const walk = (node: HeapProfileNode, caller: string) => {
     const here = name(node.callFrame);
     if (node.selfSize) {
-      total += node.selfSize;
       const a = area(node.callFrame.url, node.callFrame.functionName);
       areas.set(a, (areas.get(a) ?? 0) + node.selfSize);
       const site = `${here} ← ${caller}`;

@@ -371,6 +371,9 @@ async function main(): Promise<void> {
     (s) => s.isBaseline || ((!s.diagnostic || settings.diagnostics) && (!settings.only || s.name.includes(settings.only))),
   );
   if (selected.filter((s) => s.isBaseline).length !== 1) throw new Error('scenarios: exactly one must be the baseline');
+  for (const { name, floorOf } of scenarios) {
+    if (floorOf !== undefined && !scenarios.some((s) => s.name === floorOf && s.minRatio !== undefined)) throw new Error(`scenarios: "${name}" is the floor of "${floorOf}", which is no scenario with a goal`);
+  }
 
   const info = await machineInfo(settings);
 

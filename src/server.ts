@@ -58,7 +58,7 @@ export interface Service {
   webSocketContext: App['webSocketContext'];
   /** Wake the event relay and the webhook worker: set by whoever runs the workers. */
   wakers: { relay?: () => void; dispatcher?: () => void };
-  /** Stops following events, then closes the response cache, the bus, the limiter and the database. */
+  /** Disposes the Yoga server, stops following events, then closes the response cache, the bus, the limiter and the database. */
   close(): Promise<void>;
 }
 
@@ -114,6 +114,7 @@ export async function buildService(config: Config, options: StartOptions = {}): 
     webSocketContext,
     wakers,
     close: async () => {
+      await yoga.dispose();
       await stopInvalidating();
       await responseCache.close();
       await bus.close();
@@ -172,7 +173,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           server.close(() => resolve());
           server.closeIdleConnections();
         });
-        await yoga.dispose();
       };
       try {
         await Promise.all([closed(), ...workers.map((w) => w.stop())]);
