@@ -15,10 +15,10 @@
 // Knobs: IN_PROCESS_REQUESTS (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { createLogger } from '../src/logger.js';
+import { createPgPool } from '../src/db/client.js';
 import { buildService } from '../src/server.js';
 import { bareYoga, plainLookups } from './lib/bare-lookups.js';
 import { sampledBytes, type HeapProfileNode } from './lib/heap-profile.js';
@@ -64,8 +64,9 @@ const login = await yoga.fetch(
 );
 const { token } = (await login.json()) as { token: string };
 
-// Bare Yoga answering the same lookups (bench/lib/bare-lookups.ts, as the bench's diagnostics do).
-const pool = new pg.Pool({ connectionString: database.url, max: 20 });
+// Bare Yoga answering the same lookups (bench/lib/bare-lookups.ts, as the bench's diagnostics do),
+// on a pool that survives the database being dropped under it at the end (as the service's does).
+const pool = createPgPool(database.url, 20);
 const bare = bareYoga('', plainLookups(pool));
 
 const post = (query: string, variables?: object): RequestInit => ({
