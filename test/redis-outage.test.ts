@@ -40,6 +40,13 @@ afterAll(async () => {
   await Promise.all([toRedis.a.close(), toRedis.b.close()]);
 });
 
+/** The subscriptions open on `server`, as its /metrics says. */
+async function openSubscriptions(server: TestServer): Promise<number> {
+  const reply = await client(server.url).get('/metrics');
+  expect(reply.status).toBe(200);
+  return Number(/^learnstream_subscriptions_open (\S+)$/m.exec(reply.text)?.[1]);
+}
+
 /** Grace's user as `user(id)` on GET: read on B, so that it is cached in Redis for both instances. */
 async function cachedRead() {
   const onA = client(a.url);
@@ -96,7 +103,9 @@ it('a change committed on an instance cut off from Redis reaches the cache of on
     return { stop, sse };
   });
   try {
-    await sleep(300); // the subscriptions are registered before the change
+    // The subscriptions are registered before the change: each instance counts its subscription
+    // as open once its subscribe resolver has subscribed to the bus.
+    await waitFor('a subscription open on each instance', async () => (await openSubscriptions(a)) === 1 && (await openSubscriptions(b)) === 1);
 
     toRedis.a.cut();
     const name = `Grace ${Date.now()}`;
