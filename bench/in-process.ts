@@ -16,9 +16,9 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { loadConfig } from '../src/config.js';
+import { createPgPool } from '../src/db/client.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { createLogger } from '../src/logger.js';
-import { createPgPool } from '../src/db/client.js';
 import { buildService } from '../src/server.js';
 import { bareYoga, plainLookups } from './lib/bare-lookups.js';
 import { sampledBytes, type HeapProfileNode } from './lib/heap-profile.js';

@@ -8,63 +8,16 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { parseMetrics, scrape, total, type Sample } from './support/metrics.js';
 import { startReceiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { waitFor } from './support/wait.js';
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(,|$)/y;
-const VALUE = /^(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?Inf|NaN)$/;
-
-/** Parses the Prometheus text format (0.0.4); throws on any line that is not a comment or a sample. */
-function parseMetrics(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    if (line.startsWith('#')) {
-      const m = /^# (HELP|TYPE) (\S+) (.*)$/.exec(line);
-      if (!m || !METRIC_NAME.test(m[2]!)) throw new Error(`bad comment line: ${line}`);
-      if (m[1] === 'TYPE' && !['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(m[3]!)) throw new Error(`bad type: ${line}`);
-      continue;
-    }
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: -?\d+)?$/.exec(line);
-    if (!m || !VALUE.test(m[3]!)) throw new Error(`bad sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    const body = m[2] ?? '';
-    LABEL.lastIndex = 0;
-    while (LABEL.lastIndex < body.length) {
-      const l = LABEL.exec(body);
-      if (!l) throw new Error(`bad labels: ${line}`);
-      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
-    }
-    samples.push({ name: m[1]!, labels, value: Number(m[3]!.replace('Inf', 'Infinity')) });
-  }
-  return samples;
-}
-
-/** The sum of the samples named `name` whose labels include `labels` (0 when there is none). */
-function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
-}
 
 const has = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
   samples.some((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
 
 const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 
-async function scrape(api: Client, token?: string): Promise<Sample[]> {
-  const reply = await api.get('/metrics', token ? { token } : {});
-  expect(reply.status, reply.text).toBe(200);
-  return parseMetrics(reply.text);
-}
 
 const EVENTS = 'subscription { events { id event } }';
 

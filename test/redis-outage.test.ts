@@ -12,6 +12,7 @@ import { tcpProxy } from '../bench/lib/tcp-proxy.js';
 import type { LearningEvent } from '../src/client/index.js';
 import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { scrape, total } from './support/metrics.js';
 import { TEST_REDIS_URL } from './support/process.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { sleep, waitFor } from './support/wait.js';
@@ -41,11 +42,7 @@ afterAll(async () => {
 });
 
 /** The subscriptions open on `server`, as its /metrics says. */
-async function openSubscriptions(server: TestServer): Promise<number> {
-  const reply = await client(server.url).get('/metrics');
-  expect(reply.status).toBe(200);
-  return Number(/^learnstream_subscriptions_open (\S+)$/m.exec(reply.text)?.[1]);
-}
+const openSubscriptions = async (server: TestServer) => total(await scrape(client(server.url)), 'learnstream_subscriptions_open');
 
 /** Grace's user as `user(id)` on GET: read on B, so that it is cached in Redis for both instances. */
 async function cachedRead() {
