@@ -57,12 +57,27 @@ const call = async (target: { fetch: typeof yoga.fetch }, path: string, init: Re
 };
 
 const [{ id: userId }] = (await db.query<{ id: string }>('SELECT id FROM "User" WHERE email = $1', [DEMO_ACCOUNTS[0].email])) as [{ id: string }];
-const login = await yoga.fetch(
-  'http://localhost/api/auth/login',
-  { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_ACCOUNTS[0].email, password: DEMO_ACCOUNTS[0].password }) },
-  ...(serverContext() as unknown as [object]),
-);
-const { token } = (await login.json()) as { token: string };
+/** A bearer token of a demo account, signed in through the service. */
+const tokenOf = async ({ email, password }: (typeof DEMO_ACCOUNTS)[number]): Promise<string> => {
+  const login = await yoga.fetch(
+    'http://localhost/api/auth/login',
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) },
+    ...(serverContext() as unknown as [object]),
+  );
+  return ((await login.json()) as { token: string }).token;
+};
+/** A new API key of a demo account (as bench/limits.ts makes them). */
+const apiKeyOf = async (account: (typeof DEMO_ACCOUNTS)[number]): Promise<string> => {
+  const created = await yoga.fetch(
+    'http://localhost/api/v1/api-keys',
+    { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await tokenOf(account)}` }, body: JSON.stringify({ name: 'in-process' }) },
+    ...(serverContext() as unknown as [object]),
+  );
+  return ((await created.json()) as { key: string }).key;
+};
+const token = await tokenOf(DEMO_ACCOUNTS[0]);
+const enterprise = DEMO_ACCOUNTS.find((account) => account.tier === 'ENTERPRISE')!;
+const keys = variantName?.startsWith('me-key') ? { counted: await apiKeyOf(DEMO_ACCOUNTS[0]), uncounted: await apiKeyOf(enterprise) } : undefined;
 
 // Bare Yoga answering the same lookups (bench/lib/bare-lookups.ts, as the bench's diagnostics do),
 // on a pool that survives the database being dropped under it at the end (as the service's does).
@@ -77,9 +92,13 @@ const post = (query: string, variables?: object): RequestInit => ({
 const variants: Record<string, () => Promise<void>> = {
   'bare-rest': () => call(bare, `/users/${userId}`),
   'bare-me': () => call(bare, '/me', { headers: { authorization: `Bearer ${token}` } }),
+  'bare-hello': () => call(bare, '/graphql', post('{ hello }')),
   'bare-post': () => call(bare, '/graphql', post(USER_QUERY, { id: userId })),
   rest: () => call(yoga, `/api/users/${userId}`),
   me: () => call(yoga, '/api/v1/user/me', { headers: { authorization: `Bearer ${token}` } }),
+  // bench/limits.ts's pair in one process: the same route by API key, counted (PRO) or not (Enterprise).
+  'me-key': () => call(yoga, '/api/v1/user/me', { headers: { 'x-api-key': keys!.counted } }),
+  'me-key-enterprise': () => call(yoga, '/api/v1/user/me', { headers: { 'x-api-key': keys!.uncounted } }),
   post: () => call(yoga, '/graphql', post(USER_QUERY, { id: userId })),
   'post-typename': () => call(yoga, '/graphql', post('{ __typename }')),
   'cached-get': () => call(yoga, `/graphql?query=${encodeURIComponent(USER_QUERY)}&variables=${encodeURIComponent(JSON.stringify({ id: userId }))}`),

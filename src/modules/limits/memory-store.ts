@@ -26,8 +26,12 @@ export function createMemoryStore({ sweepIntervalMs = 60_000 }: { sweepIntervalM
   timer.unref();
 
   return {
-    async hit(key: string, limit: number, windowMs: number, now = Date.now()): Promise<Decision> {
-      checkLimits(limit, windowMs);
+    hit(key: string, limit: number, windowMs: number, now = Date.now()): Decision | Promise<Decision> {
+      try {
+        checkLimits(limit, windowMs);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
       let entry = entries.get(key);
       if (!entry) {
         entry = { stamps: [], expiresAt: 0 };

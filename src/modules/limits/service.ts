@@ -28,19 +28,21 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
 
   /**
    * A failing store (Redis unreachable) lets requests through, without limit headers, rather
-   * than take the whole API down with it; the failure is logged.
+   * than take the whole API down with it; the failure is logged. Synchronous when the store is
+   * (the in-process one), so that counting a request adds no turn of the event loop to it.
    */
-  async function hit(key: string, limit: number, window: number): Promise<Decision | null> {
-    try {
-      return await limits.hit(key, limit, window);
-    } catch (error) {
-      const now = Date.now();
-      if (now - lastStoreErrorLoggedAt >= STORE_ERROR_LOG_INTERVAL_MS) {
-        lastStoreErrorLoggedAt = now;
-        log.error({ err: error }, 'rate-limit store failed: letting requests through unlimited');
-      }
-      return null;
+  function hit(key: string, limit: number, window: number): Decision | null | Promise<Decision | null> {
+    const decision = limits.hit(key, limit, window);
+    return decision instanceof Promise ? decision.catch(storeFailed) : decision;
+  }
+
+  function storeFailed(error: unknown): null {
+    const now = Date.now();
+    if (now - lastStoreErrorLoggedAt >= STORE_ERROR_LOG_INTERVAL_MS) {
+      lastStoreErrorLoggedAt = now;
+      log.error({ err: error }, 'rate-limit store failed: letting requests through unlimited');
     }
+    return null;
   }
 
   /** The headers of draft-ietf-httpapi-ratelimit-headers-11, and the X-RateLimit-* ones. */
@@ -57,28 +59,32 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
     return headers;
   }
 
+  const pro = { name: 'pro', limit: config.rateLimit.pro };
+  const free = { name: 'free', limit: config.rateLimit.free };
   /** The caller's policy: anonymous callers are on `free`; Enterprise has none. */
   function policyFor(caller: Caller | null): { name: string; limit: number } | null {
     switch (caller?.tier) {
       case 'ENTERPRISE':
         return null;
       case 'PRO':
-        return { name: 'pro', limit: config.rateLimit.pro };
+        return pro;
       default:
-        return { name: 'free', limit: config.rateLimit.free };
+        return free;
     }
   }
 
   /**
    * Counts one request (a REST call, a GraphQL request or operation) against the caller's budget.
    * null when nothing limits it: an Enterprise caller (no headers at all), or a failing store.
-   * A refused request is not counted.
+   * A refused request is not counted. Synchronous when the store is.
    */
-  async function admit(caller: Caller | null, address: string): Promise<Admission | null> {
+  function admit(caller: Caller | null, address: string): Admission | null | Promise<Admission | null> {
     const policy = policyFor(caller);
     if (!policy) return null;
-    const decision = await hit(caller ? `user:${caller.userId}` : `addr:${address}`, policy.limit, windowMs);
-    return decision && { allowed: decision.allowed, headers: headersFor(decision, policy.name, config.rateLimit.windowSeconds) };
+    const admission = (decision: Decision | null): Admission | null =>
+      decision && { allowed: decision.allowed, headers: headersFor(decision, policy.name, config.rateLimit.windowSeconds) };
+    const decision = hit(caller ? `user:${caller.userId}` : `addr:${address}`, policy.limit, windowMs);
+    return decision instanceof Promise ? decision.then(admission) : admission(decision);
   }
 
   return { admit, hit };

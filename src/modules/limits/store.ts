@@ -24,9 +24,11 @@ export interface RateLimitStore {
   /**
    * Counts one request of `key` against `limit` per `windowMs`. `now` (ms) is the clock for the
    * in-process store (defaults to Date.now()); the Redis store ignores it and uses the Redis
-   * server's clock, so instances with skewed clocks agree.
+   * server's clock, so instances with skewed clocks agree. The in-process store answers at once
+   * (no promise: a request it counts waits no extra turn of the event loop); either store reports
+   * bad arguments or a failure as a rejected promise.
    */
-  hit(key: string, limit: number, windowMs: number, now?: number): Promise<Decision>;
+  hit(key: string, limit: number, windowMs: number, now?: number): Decision | Promise<Decision>;
   close(): Promise<void>;
 }
 

@@ -29,7 +29,8 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
       let admission;
       try {
         // Resolving the caller reads the database: unreachable, it is a 503 like any other route's.
-        admission = await limits.admit(await ctx.caller(), ctx.ip);
+        const counted = limits.admit(await ctx.caller(), ctx.ip);
+        admission = counted instanceof Promise ? await counted : counted;
       } catch (error) {
         return fail(error);
       }
@@ -40,7 +41,7 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
     onResponse({ request, response }) {
       const ctx = findRequestContext(request);
       const headers = ctx && headersOf.get(ctx);
-      if (headers) for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      if (headers) for (const name in headers) response.headers.set(name, headers[name]!);
     },
     async onContextBuilding({ context }) {
       if (!isWebSocketContext(context)) return;
