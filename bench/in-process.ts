@@ -41,6 +41,8 @@ const config = loadConfig({
   RATE_LIMIT_FREE: '10000000',
   RATE_LIMIT_PRO: '10000000',
   RATE_LIMIT_WINDOW_S: '1',
+  // REDIS_URL=redis://… counts on Redis (the rate-limit bench's second store) instead of in-process.
+  ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
 });
 // The service as startServer builds it (migrated and seeded), without its HTTP server and workers.
 const service = await buildService(config, { log: createLogger('warn'), migrateInProcess: true });

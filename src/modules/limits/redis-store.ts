@@ -57,9 +57,12 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   });
   // Except at start: the first hits wait for the first connection (for at most FIRST_CONNECT_MS
   // in all), so a fresh instance counts its first requests instead of letting them through.
+  let started = false;
   const firstConnect = new Promise<void>((resolve) => {
     redis.once('ready', () => resolve());
     setTimeout(resolve, FIRST_CONNECT_MS).unref();
+  }).then(() => {
+    started = true;
   });
   redis.defineCommand('learnstreamRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as unknown as WithHit;
@@ -68,17 +71,22 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   const instance = `${randomBytes(6).toString('hex')}.`;
   let sequence = 0;
   return {
-    async hit(key: string, limit: number, windowMs: number): Promise<Decision> {
-      checkLimits(limit, windowMs);
-      await firstConnect;
-      const [allowed, count, resetMs] = await client.learnstreamRateLimitHit(
-        prefix + key,
-        limit,
-        windowMs,
-        `${instance}${(sequence++).toString(36)}`,
-      );
-      if (allowed === 1) return { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0 };
-      return { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs };
+    hit(key: string, limit: number, windowMs: number): Promise<Decision> {
+      try {
+        checkLimits(limit, windowMs);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+      const call = () =>
+        client
+          .learnstreamRateLimitHit(prefix + key, limit, windowMs, `${instance}${(sequence++).toString(36)}`)
+          .then(([allowed, count, resetMs]): Decision =>
+            allowed === 1
+              ? { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0 }
+              : { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs },
+          );
+      // Once started, a hit is the script's round trip alone: no wait on the first connection.
+      return started ? call() : firstConnect.then(call);
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

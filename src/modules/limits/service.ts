@@ -32,7 +32,12 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
    * (the in-process one), so that counting a request adds no turn of the event loop to it.
    */
   function hit(key: string, limit: number, window: number): Decision | null | Promise<Decision | null> {
-    const decision = limits.hit(key, limit, window);
+    let decision: Decision | Promise<Decision>;
+    try {
+      decision = limits.hit(key, limit, window);
+    } catch (error) {
+      return storeFailed(error);
+    }
     return decision instanceof Promise ? decision.catch(storeFailed) : decision;
   }
 
