@@ -177,4 +177,22 @@ describe('redis rate-limit store (real Redis)', () => {
     expect(more).toBeLessThanOrEqual(2);
     expect(await admin.zcard(`${prefix}short`)).toBeLessThanOrEqual(3);
   });
+
+  it('counts the hits a fresh store gets before its first connection, then hits without waiting', async () => {
+    const fresh = createRedisStore({ redisUrl: REDIS_URL, prefix });
+    try {
+      // Asked at once, before the connection is up: counted (not failed, which would let it through).
+      const early = await Promise.all([fresh.hit('fresh', 5, MINUTE), fresh.hit('fresh', 5, MINUTE)]);
+      expect(early.map((d) => d.remaining).sort()).toEqual([3, 4]);
+      expect(await fresh.hit('fresh', 5, MINUTE)).toMatchObject({ allowed: true, remaining: 2 });
+      expect(await admin.zcard(`${prefix}fresh`)).toBe(3);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('rejects nonsensical limits, as the in-process store does', async () => {
+    await expect(a.hit('bad', 0, MINUTE)).rejects.toThrow(RangeError);
+    await expect(a.hit('bad', 1, 0.5)).rejects.toThrow(RangeError);
+  });
 });
