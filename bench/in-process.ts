@@ -20,6 +20,7 @@ import { createPgPool } from '../src/db/client.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { createLogger } from '../src/logger.js';
 import { buildService } from '../src/server.js';
+import { createApiKey, signIn, type ServiceFetch } from './lib/accounts.js';
 import { bareYoga, plainLookups } from './lib/bare-lookups.js';
 import { sampledBytes, type HeapProfileNode } from './lib/heap-profile.js';
 import { createDatabase } from './lib/database.js';
@@ -59,27 +60,13 @@ const call = async (target: { fetch: typeof yoga.fetch }, path: string, init: Re
 };
 
 const [{ id: userId }] = (await db.query<{ id: string }>('SELECT id FROM "User" WHERE email = $1', [DEMO_ACCOUNTS[0].email])) as [{ id: string }];
-/** A bearer token of a demo account, signed in through the service. */
-const tokenOf = async ({ email, password }: (typeof DEMO_ACCOUNTS)[number]): Promise<string> => {
-  const login = await yoga.fetch(
-    'http://localhost/api/auth/login',
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) },
-    ...(serverContext() as unknown as [object]),
-  );
-  return ((await login.json()) as { token: string }).token;
-};
-/** A new API key of a demo account (as bench/limits.ts makes them). */
-const apiKeyOf = async (account: (typeof DEMO_ACCOUNTS)[number]): Promise<string> => {
-  const created = await yoga.fetch(
-    'http://localhost/api/v1/api-keys',
-    { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await tokenOf(account)}` }, body: JSON.stringify({ name: 'in-process' }) },
-    ...(serverContext() as unknown as [object]),
-  );
-  return ((await created.json()) as { key: string }).key;
-};
-const token = await tokenOf(DEMO_ACCOUNTS[0]);
+/** The service's routes through `yoga.fetch`, as bench/run.ts reaches them over HTTP. */
+const routes: ServiceFetch = (path, init = {}) => Promise.resolve(yoga.fetch(`http://localhost${path}`, init, ...(serverContext() as unknown as [object])));
+const token = await signIn(routes, DEMO_ACCOUNTS[0]);
 const enterprise = DEMO_ACCOUNTS.find((account) => account.tier === 'ENTERPRISE')!;
-const keys = variantName?.startsWith('me-key') ? { counted: await apiKeyOf(DEMO_ACCOUNTS[0]), uncounted: await apiKeyOf(enterprise) } : undefined;
+const keys = variantName?.startsWith('me-key')
+  ? { counted: await createApiKey(routes, DEMO_ACCOUNTS[0], 'in-process'), uncounted: await createApiKey(routes, enterprise, 'in-process') }
+  : undefined;
 
 // Bare Yoga answering the same lookups (bench/lib/bare-lookups.ts, as the bench's diagnostics do),
 // on a pool that survives the database being dropped under it at the end (as the service's does).

@@ -36,6 +36,7 @@ import { loadavg } from 'node:os';
 import type autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
+import { createApiKey, overHttp } from './lib/accounts.js';
 import type { RequestSpec } from './lib/load.js';
 import { fixed, table } from './lib/report.js';
 import type { Scenario } from './scenarios.js';
@@ -128,23 +129,6 @@ const median = (xs: number[]) => {
 };
 const signedPercent = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(1)} %` : 'n/a');
 
-async function apiKeyOf(serviceUrl: string, account: (typeof DEMO_ACCOUNTS)[number]): Promise<string> {
-  const login = await fetch(`${serviceUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: account.email, password: account.password }),
-  });
-  if (!login.ok) throw new Error(`login as ${account.email}: HTTP ${login.status} ${await login.text()}`);
-  const { token } = (await login.json()) as { token: string };
-  const created = await fetch(`${serviceUrl}/api/v1/api-keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ name: `bench: rate limits (${account.tier})` }),
-  });
-  if (created.status !== 201) throw new Error(`create an API key of ${account.email}: HTTP ${created.status} ${await created.text()}`);
-  return ((await created.json()) as { key: string }).key;
-}
-
 /**
  * Checks the premise of a comparison before loading it: "on" is counted (limit headers with the
  * bench's policy), "off" is not (no limit headers), both answer 200. A failing store lets requests
@@ -187,7 +171,9 @@ async function scriptStats(redis: Redis): Promise<{ calls: number; usec: number 
 export async function runLimitsBench(o: LimitsBenchOptions): Promise<LimitsBenchResult> {
   const [ada, , alan] = DEMO_ACCOUNTS;
   if (ada.tier !== 'PRO' || alan.tier !== 'ENTERPRISE') throw new Error('rate limits: expected ada to be PRO and alan ENTERPRISE');
-  const keys: Record<Mode, string> = { on: await apiKeyOf(o.serviceUrl, ada), off: await apiKeyOf(o.serviceUrl, alan) };
+  const service = overHttp(o.serviceUrl);
+  const keyOf = (account: (typeof DEMO_ACCOUNTS)[number]) => createApiKey(service, account, `bench: rate limits (${account.tier})`);
+  const keys: Record<Mode, string> = { on: await keyOf(ada), off: await keyOf(alan) };
   const endpoints = o.graphql ? ENDPOINTS : ENDPOINTS.slice(0, 1);
   const notes: string[] = [];
   const stores: { name: string; env: Record<string, string> }[] = [{ name: 'in-process', env: {} }];

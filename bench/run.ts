@@ -42,6 +42,7 @@ import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
+import { overHttp, signIn } from './lib/accounts.js';
 import { createDatabase, serverVersion } from './lib/database.js';
 import { load, probe } from './lib/load.js';
 import { machineBusySeconds, readStats, Sampler } from './lib/proc.js';
@@ -160,14 +161,7 @@ async function machineInfo(settings: Settings): Promise<string> {
 }
 
 async function login(serviceUrl: string): Promise<BenchContext> {
-  const { email, password } = DEMO_ACCOUNTS[0];
-  const res = await fetch(`${serviceUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (!res.ok) throw new Error(`login as ${email}: HTTP ${res.status} ${await res.text()}`);
-  const { token } = (await res.json()) as { token: string };
+  const token = await signIn(overHttp(serviceUrl), DEMO_ACCOUNTS[0]);
   const me = await fetch(`${serviceUrl}/api/v1/user/me`, { headers: { authorization: `Bearer ${token}` } });
   if (!me.ok) throw new Error(`GET /api/v1/user/me: HTTP ${me.status} ${await me.text()}`);
   const { id } = (await me.json()) as { id: string };

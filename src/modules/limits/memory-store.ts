@@ -1,5 +1,5 @@
 // The in-process RateLimitStore: one instance only (each process counts on its own).
-import { checkLimits, type Decision, type RateLimitStore } from './store.js';
+import { rejectBadLimits, type Decision, type RateLimitStore } from './store.js';
 
 interface Entry {
   /** Timestamps of the allowed requests still in the window, ascending; never more than `limit`. */
@@ -27,11 +27,8 @@ export function createMemoryStore({ sweepIntervalMs = 60_000 }: { sweepIntervalM
 
   return {
     hit(key: string, limit: number, windowMs: number, now = Date.now()): Decision | Promise<Decision> {
-      try {
-        checkLimits(limit, windowMs);
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
+      const bad = rejectBadLimits(limit, windowMs);
+      if (bad) return bad;
       let entry = entries.get(key);
       if (!entry) {
         entry = { stamps: [], expiresAt: 0 };

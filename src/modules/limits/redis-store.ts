@@ -5,7 +5,7 @@
 // instances whose clocks disagree still agree on the window; the `now` argument of `hit` is ignored.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { checkLimits, type Decision, type RateLimitStore } from './store.js';
+import { rejectBadLimits, type Decision, type RateLimitStore } from './store.js';
 
 // Scores are the server time in microseconds (exact in a double); a member is that time plus a
 // suffix unique to the hit, so two hits in the same microsecond are two members.
@@ -72,11 +72,8 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   let sequence = 0;
   return {
     hit(key: string, limit: number, windowMs: number): Promise<Decision> {
-      try {
-        checkLimits(limit, windowMs);
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
+      const bad = rejectBadLimits(limit, windowMs);
+      if (bad) return bad;
       const call = () =>
         client
           .learnstreamRateLimitHit(prefix + key, limit, windowMs, `${instance}${(sequence++).toString(36)}`)

@@ -86,10 +86,12 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
   function admit(caller: Caller | null, address: string): Admission | null | Promise<Admission | null> {
     const policy = policyFor(caller);
     if (!policy) return null;
-    const admission = (decision: Decision | null): Admission | null =>
-      decision && { allowed: decision.allowed, headers: headersFor(decision, policy.name, config.rateLimit.windowSeconds) };
     const decision = hit(caller ? `user:${caller.userId}` : `addr:${address}`, policy.limit, windowMs);
-    return decision instanceof Promise ? decision.then(admission) : admission(decision);
+    return decision instanceof Promise ? decision.then((settled) => admission(settled, policy.name)) : admission(decision, policy.name);
+  }
+
+  function admission(decision: Decision | null, policy: string): Admission | null {
+    return decision && { allowed: decision.allowed, headers: headersFor(decision, policy, config.rateLimit.windowSeconds) };
   }
 
   return { admit, hit };

@@ -32,9 +32,14 @@ export interface RateLimitStore {
   close(): Promise<void>;
 }
 
-export function checkLimits(limit: number, windowMs: number): void {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`rate limit must be a positive integer, got ${limit}`);
+/**
+ * A rejected promise (RangeError) when `limit` or `windowMs` is not a positive integer, else
+ * undefined: how either store's `hit` refuses them (`const bad = rejectBadLimits(…); if (bad) return bad;`).
+ */
+export function rejectBadLimits(limit: number, windowMs: number): Promise<never> | undefined {
+  if (!Number.isInteger(limit) || limit < 1) return Promise.reject(new RangeError(`rate limit must be a positive integer, got ${limit}`));
   if (!Number.isInteger(windowMs) || windowMs < 1) {
-    throw new RangeError(`rate-limit window must be a positive integer of milliseconds, got ${windowMs}`);
+    return Promise.reject(new RangeError(`rate-limit window must be a positive integer of milliseconds, got ${windowMs}`));
   }
+  return undefined;
 }
