@@ -53,15 +53,18 @@ const { yoga, db } = service;
 // object would give each request an Object.create() of it (@whatwg-node's isolateObject), which
 // makes GraphQL's context dearer than it is in the server; with two, it assigns them to a plain one.
 const serverContext = () => [{ req: { headers: {}, socket: { remoteAddress: '127.0.0.1' } } }, { waitUntil: () => {} }] as const;
-const call = async (target: { fetch: typeof yoga.fetch }, path: string, init: RequestInit = {}) => {
-  const response = await target.fetch(`http://localhost${path}`, init, ...(serverContext() as unknown as [object]));
+/** `target` (the service's Yoga or bare Yoga) asked for `path`, as the node server would hand it the request. */
+const fetchPath = (target: { fetch: typeof yoga.fetch }, path: string, init: RequestInit = {}) =>
+  target.fetch(`http://localhost${path}`, init, ...(serverContext() as unknown as [object]));
+const call = async (target: { fetch: typeof yoga.fetch }, path: string, init?: RequestInit) => {
+  const response = await fetchPath(target, path, init);
   if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
   await response.text();
 };
 
 const [{ id: userId }] = (await db.query<{ id: string }>('SELECT id FROM "User" WHERE email = $1', [DEMO_ACCOUNTS[0].email])) as [{ id: string }];
 /** The service's routes through `yoga.fetch`, as bench/run.ts reaches them over HTTP. */
-const routes: ServiceFetch = (path, init = {}) => Promise.resolve(yoga.fetch(`http://localhost${path}`, init, ...(serverContext() as unknown as [object])));
+const routes: ServiceFetch = (path, init) => Promise.resolve(fetchPath(yoga, path, init));
 const token = await signIn(routes, DEMO_ACCOUNTS[0]);
 const enterprise = DEMO_ACCOUNTS.find((account) => account.tier === 'ENTERPRISE')!;
 const keys = variantName?.startsWith('me-key')

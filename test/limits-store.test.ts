@@ -178,7 +178,7 @@ describe('redis rate-limit store (real Redis)', () => {
     expect(await admin.zcard(`${prefix}short`)).toBeLessThanOrEqual(3);
   });
 
-  it('counts the hits a fresh store gets before its first connection, then hits without waiting', async () => {
+  it('counts the hits a fresh store gets before its first connection, and those after it', async () => {
     const fresh = createRedisStore({ redisUrl: REDIS_URL, prefix });
     try {
       // Asked at once, before the connection is up: counted (not failed, which would let it through).

@@ -56,13 +56,13 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
     // Reported by the limit service when a hit fails; ioredis keeps reconnecting on its own.
   });
   // Except at start: the first hits wait for the first connection (for at most FIRST_CONNECT_MS
-  // in all), so a fresh instance counts its first requests instead of letting them through.
-  let started = false;
-  const firstConnect = new Promise<void>((resolve) => {
+  // in all), so a fresh instance counts its first requests instead of letting them through. Once
+  // it is settled it is dropped, and a hit is the script's round trip alone.
+  let firstConnect: Promise<void> | undefined = new Promise<void>((resolve) => {
     redis.once('ready', () => resolve());
     setTimeout(resolve, FIRST_CONNECT_MS).unref();
   }).then(() => {
-    started = true;
+    firstConnect = undefined;
   });
   redis.defineCommand('learnstreamRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as unknown as WithHit;
@@ -70,20 +70,17 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   // (cheaper than random bytes per hit).
   const instance = `${randomBytes(6).toString('hex')}.`;
   let sequence = 0;
+  const send = (key: string, limit: number, windowMs: number): Promise<Decision> =>
+    client
+      .learnstreamRateLimitHit(prefix + key, limit, windowMs, `${instance}${(sequence++).toString(36)}`)
+      .then(([allowed, count, resetMs]): Decision =>
+        allowed === 1
+          ? { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0 }
+          : { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs },
+      );
   return {
     hit(key: string, limit: number, windowMs: number): Promise<Decision> {
-      const bad = rejectBadLimits(limit, windowMs);
-      if (bad) return bad;
-      const call = () =>
-        client
-          .learnstreamRateLimitHit(prefix + key, limit, windowMs, `${instance}${(sequence++).toString(36)}`)
-          .then(([allowed, count, resetMs]): Decision =>
-            allowed === 1
-              ? { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0 }
-              : { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs },
-          );
-      // Once started, a hit is the script's round trip alone: no wait on the first connection.
-      return started ? call() : firstConnect.then(call);
+      return rejectBadLimits(limit, windowMs) ?? (firstConnect ? firstConnect.then(() => send(key, limit, windowMs)) : send(key, limit, windowMs));
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

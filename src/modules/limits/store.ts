@@ -34,7 +34,7 @@ export interface RateLimitStore {
 
 /**
  * A rejected promise (RangeError) when `limit` or `windowMs` is not a positive integer, else
- * undefined: how either store's `hit` refuses them (`const bad = rejectBadLimits(…); if (bad) return bad;`).
+ * undefined: what either store's `hit` returns for them.
  */
 export function rejectBadLimits(limit: number, windowMs: number): Promise<never> | undefined {
   if (!Number.isInteger(limit) || limit < 1) return Promise.reject(new RangeError(`rate limit must be a positive integer, got ${limit}`));
