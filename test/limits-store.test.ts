@@ -1,4 +1,4 @@
-// The rolling-window rate-limit stores (src/modules/limits), not yet wired into any request path.
+// The rolling-window rate-limit stores (src/modules/limits), and the limit service over a failing one.
 // Exact boundaries are tested on the in-process store with an injected clock; the Redis store
 // (which uses the Redis server's clock) is tested against the real Redis server for atomicity
 // across connections, for not recording refusals and for expiry, without exact-timing assertions.
@@ -9,6 +9,8 @@ import { createMemoryStore, type MemoryRateLimitStore } from '../src/modules/lim
 import { createRedisStore } from '../src/modules/limits/redis-store.js';
 import { createRateLimitStore } from '../src/modules/limits/index.js';
 import type { RateLimitStore } from '../src/modules/limits/store.js';
+import { createLimitService } from '../src/modules/limits/service.js';
+import { createLogger } from '../src/logger.js';
 
 const MINUTE = 60_000;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -195,4 +197,27 @@ describe('redis rate-limit store (real Redis)', () => {
     await expect(a.hit('bad', 0, MINUTE)).rejects.toThrow(RangeError);
     await expect(a.hit('bad', 1, 0.5)).rejects.toThrow(RangeError);
   });
+});
+
+describe('the limit service over a failing store', () => {
+  // A store is pluggable (RateLimitStore): one that fails, by rejecting as Redis does when it is
+  // unreachable or by throwing, must let the caller through without limit headers, and be logged.
+  const failing: Record<string, RateLimitStore> = {
+    rejects: { hit: () => Promise.reject(new Error('store down')), close: async () => {} },
+    throws: {
+      hit: () => {
+        throw new Error('store broken');
+      },
+      close: async () => {},
+    },
+  };
+  for (const [how, limits] of Object.entries(failing)) {
+    it(`lets the request through, without headers, when the store ${how}, and logs it`, async () => {
+      const lines: string[] = [];
+      const log = createLogger('error', { write: (line: string) => void lines.push(line) });
+      const service = createLimitService({ config: { rateLimit: { free: 1, pro: 1, windowSeconds: 60 } }, limits, log });
+      expect(await service.admit(null, '192.0.2.1')).toBeNull();
+      expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['rate-limit store failed: letting requests through unlimited']);
+    });
+  }
 });
