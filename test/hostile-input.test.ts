@@ -8,7 +8,9 @@
 // JSON, duplicate keys, which graphql-ws messages are refused for too in src/graphql/ws.ts),
 // node's HTTP parser errors (src/http/client-error.ts), the GraphQL side of the rule (src/graphql/use-no-nul.ts: \b and \f escapes in literals) and the DateTime scalar
 // (src/graphql/builder.ts). Each answered 2xx and stored what it was given, or answered outside
-// the contract's shape, before; none may change anything.
+// the contract's shape, before; none may change anything. So did a query string naming a
+// parameter twice (src/http/plugins/use-input-encoding.ts), which the REST routes and Yoga read
+// differently.
 import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +206,33 @@ describe('bodies and query strings that are not UTF-8', () => {
     }
     // Escapes of UTF-8, and a % that starts no escape (a literal, as URLSearchParams reads it), are fine.
     for (const good of ['%C3%A9', '100%', '%2']) expect((await api.get(`/api/analytics/views?path=/a${good}`)).status, good).toBe(200);
+  });
+});
+
+describe('query parameters named twice', () => {
+  it('refuses a parameter named twice with a 400 naming it, in REST\'s shape and GraphQL\'s, changing nothing (the REST routes read the last copy, Yoga the first)', async () => {
+    const before = await state();
+    const [a, b] = ((await api.get('/api/v1/lessons?limit=2', { token })).body as { items: { id: string }[] }).items.map((lesson) => lesson.id);
+    // The last copy was changed, though a proxy or a log reading the first would see another lesson.
+    expectError(await api.patch(`/api/v1/lessons?id=${a}&id=${b}`, { title: 'Which one?' }, { token }), 400, 'query.id: must not be repeated', 'query.id');
+    // A name is compared decoded (%6C is "l"); an unknown parameter is ignored only when given once.
+    expectError(await api.get('/api/v1/lessons?limit=1&%6Cimit=2', { token }), 400, 'query.limit: must not be repeated', 'query.limit');
+    expectError(await api.get('/api/analytics/views?path=/a&x=1&x=2'), 400, 'query.x: must not be repeated', 'query.x');
+    expect(await state()).toBe(before);
+
+    // GraphQL over GET, also when the first copy's result is in the response cache.
+    const docs = `/graphql?query=${encodeURIComponent('{ docs { slug } }')}`;
+    const stored = await api.get(docs);
+    expect(stored.status).toBe(200);
+    expect((await api.get(docs)).headers.get('etag')).toBe(stored.headers.get('etag'));
+    const twice = await api.get(`${docs}&query=${encodeURIComponent('{ docs { title } }')}`);
+    expect(twice.status).toBe(400);
+    expect(twice.body).toEqual({
+      errors: [{ message: 'query.query: must not be repeated', extensions: { code: 'BAD_USER_INPUT', status: 400, details: { field: 'query.query' } } }],
+    });
+    // Different names, each once, are what they were.
+    expect((await api.get(`/api/v1/lessons?limit=1&x=1&y=2`, { token })).status).toBe(200);
+    expect((await api.get(`${docs}&operationName=&x=1`)).status).toBe(200);
   });
 });
 

@@ -23,6 +23,7 @@ import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
 import { requestRecordOf } from '../http/plugins/server-context.js';
 import { responseHeaders } from '../http/headers.js';
+import { repeatedParameter } from '../http/plugins/use-input-encoding.js';
 import { forRequests } from './for-requests.js';
 
 /** How long an entry lives at most, even if no event invalidates it. */
@@ -317,7 +318,7 @@ function useEarlyCacheHits(cache: Cache, path: string): Plugin {
       const query = url.searchParams.get('query');
       if (!query || url.searchParams.has('extensions') || request.headers.has('if-none-match')) return;
       const type = CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
-      if (!type) return;
+      if (!type || repeatedParameter(url) !== undefined) return; // refused by the input checks
       let variables: unknown;
       try {
         variables = JSON.parse(url.searchParams.get('variables') ?? '{}');

@@ -2,10 +2,11 @@
 // asked (the contract's error body, or a GraphQL error on a GraphQL path):
 // - 413 for a body over BODY_LIMIT_BYTES (the node server drained it unread, src/server.ts);
 // - 400 for a body that is not UTF-8, or a query string whose percent-encoding is not: decoded
-//   as they were, every bad byte became U+FFFD, and was stored that way.
+//   as they were, every bad byte became U+FFFD, and was stored that way;
+// - 400 for a query string that names a parameter twice (see repeatedParameter).
 import { isUtf8 } from 'node:buffer';
 import type { Plugin } from 'graphql-yoga';
-import { badInput } from '../../errors.js';
+import { AppError, badInput } from '../../errors.js';
 import { refusalResponse } from '../../graphql/errors.js';
 import { notUtf8, tooLarge } from '../body.js';
 import { requestContextOf, type NodeServerContext } from './server-context.js';
@@ -24,16 +25,31 @@ function utf8Escapes(search: string): boolean {
   return true;
 }
 
+/**
+ * The first name a query string gives twice (compared decoded, as URLSearchParams reads them), or
+ * undefined. Readers disagree on which copy counts: the REST routes read the last, Yoga the first,
+ * and a proxy or a log may read either, so it is refused, as a JSON key named twice is.
+ */
+export function repeatedParameter(url: URL): string | undefined {
+  if (!url.search.includes('&')) return undefined; // one parameter at most
+  const names = new Set<string>();
+  for (const name of url.searchParams.keys()) {
+    if (names.has(name)) return name;
+    names.add(name);
+  }
+  return undefined;
+}
+
+function queryProblem(url: URL): AppError | undefined {
+  if (!utf8Escapes(url.search)) return badInput('query', 'must be valid UTF-8 once percent-decoded');
+  const repeated = repeatedParameter(url);
+  return repeated === undefined ? undefined : badInput(`query.${repeated}`, 'must not be repeated');
+}
+
 export function useInputEncoding({ bodyLimit, graphqlPaths }: { bodyLimit: number; graphqlPaths: readonly string[] }): Plugin<object, NodeServerContext> {
   return {
     onRequest({ request, url, serverContext: { req }, endResponse, fetchAPI }) {
-      const error = req.bodyTooLarge
-        ? tooLarge(bodyLimit)
-        : req.bodyNotUtf8
-          ? notUtf8()
-          : utf8Escapes(url.search)
-            ? undefined
-            : badInput('query', 'must be valid UTF-8 once percent-decoded');
+      const error = req.bodyTooLarge ? tooLarge(bodyLimit) : req.bodyNotUtf8 ? notUtf8() : queryProblem(url);
       if (!error) return;
       endResponse(refusalResponse(fetchAPI.Response, error, request, requestContextOf(request).log(), graphqlPaths.includes(url.pathname)));
     },
