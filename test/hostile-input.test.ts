@@ -9,9 +9,10 @@
 // node's HTTP parser errors (src/http/client-error.ts), the GraphQL side of the rule (src/graphql/use-no-nul.ts: \b and \f escapes in literals) and the DateTime scalar
 // (src/graphql/builder.ts). Each answered 2xx and stored what it was given, or answered outside
 // the contract's shape, before; none may change anything. So did a query string naming a
-// parameter twice (src/http/plugins/use-input-encoding.ts), which the REST routes and Yoga read
-// differently.
+// parameter twice, which the REST routes and Yoga read differently, and a body sent with a
+// Content-Encoding, which nothing decoded (both in src/http/plugins/use-input-encoding.ts).
 import { connect } from 'node:net';
+import { deflateSync, gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateKey } from '../src/http/body.js';
@@ -19,7 +20,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { documentNesting, MAX_DOCUMENT_NESTING } from '../src/graphql/use-no-nul.js';
 import { inputProblem } from '../src/http/validation.js';
 import { expectError } from './support/assert.js';
-import { client, type Client } from './support/http.js';
+import { client, type Client, type Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -206,6 +207,34 @@ describe('bodies and query strings that are not UTF-8', () => {
     }
     // Escapes of UTF-8, and a % that starts no escape (a literal, as URLSearchParams reads it), are fine.
     for (const good of ['%C3%A9', '100%', '%2']) expect((await api.get(`/api/analytics/views?path=/a${good}`)).status, good).toBe(200);
+  });
+});
+
+describe('compressed bodies', () => {
+  it('refuses a body sent with a content coding, in REST\'s shape and GraphQL\'s, with Accept-Encoding: identity (a plain body declared br was recorded; gzip was called not UTF-8)', async () => {
+    const total = async () => ((await api.get('/api/analytics/views?path=/compressed')).body as { total: number }).total;
+    const before = await total();
+    const send = async (path: string, body: Buffer, coding: string): Promise<Reply> => {
+      const res = await fetch(`${server.url}${path}`, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/json', 'content-encoding': coding } });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+    };
+    const view = Buffer.from('{"path":"/compressed"}');
+    for (const [coding, body] of [['gzip', gzipSync(view)], ['br', view], ['deflate, identity', deflateSync(view)]] as const) {
+      const rest = await send('/api/analytics/views', body, coding);
+      expectError(rest, 400, 'body: must be sent uncompressed (no Content-Encoding but identity)', 'body');
+      expect(rest.headers.get('accept-encoding')).toBe('identity');
+      const graphql = await send('/graphql', gzipSync('{"query":"mutation { recordPageView(path: \\"/compressed\\") }"}'), coding);
+      expect(graphql.status).toBe(400);
+      expect(graphql.body).toEqual({
+        errors: [{ message: 'body: must be sent uncompressed (no Content-Encoding but identity)', extensions: { code: 'BAD_USER_INPUT', status: 400, details: { field: 'body' } } }],
+      });
+    }
+    expect(await total()).toBe(before);
+    // identity is no coding, and a body-less request may name one.
+    expect((await send('/api/analytics/views', view, 'Identity')).status).toBe(202);
+    expect((await api.get('/api/analytics/views?path=/compressed', { headers: { 'content-encoding': 'gzip' } })).status).toBe(200);
+    expect(await total()).toBe(before + 1);
   });
 });
 

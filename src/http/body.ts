@@ -48,6 +48,12 @@ export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 const badBody = (problem: string) => badInput('body', problem);
 export const notUtf8 = () => badBody('must be valid UTF-8');
+/** A body sent with a content coding (gzip, br…): read as it came, its bytes would be taken for what they are not. */
+export const encodedBody = () =>
+  new AppError('BAD_USER_INPUT', 'body: must be sent uncompressed (no Content-Encoding but identity)', {
+    details: { field: 'body' },
+    headers: { 'accept-encoding': 'identity' },
+  });
 
 /**
  * Reads a JSON request body (the node layer has read it already). An empty body is `{}`. A body

@@ -11,6 +11,8 @@ export interface NodeServerContext {
     bodyTooLarge?: boolean;
     /** The body is not valid UTF-8: the request gets a 400. */
     bodyNotUtf8?: boolean;
+    /** The body as read (absent when empty or too large), which Yoga takes instead of the stream. */
+    body?: string;
   };
   res: ServerResponse;
 }

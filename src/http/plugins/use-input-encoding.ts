@@ -1,5 +1,7 @@
 // What a request's bytes must be before anything reads them, answered in the shape of what was
 // asked (the contract's error body, or a GraphQL error on a GraphQL path):
+// - 400 for a body sent with a content coding (gzip, br…; nothing decodes it), with
+//   `Accept-Encoding: identity` (RFC 9110, 12.5.3);
 // - 413 for a body over BODY_LIMIT_BYTES (the node server drained it unread, src/server.ts);
 // - 400 for a body that is not UTF-8, or a query string whose percent-encoding is not: decoded
 //   as they were, every bad byte became U+FFFD, and was stored that way;
@@ -8,9 +10,10 @@ import { isUtf8 } from 'node:buffer';
 import type { Plugin } from 'graphql-yoga';
 import { AppError, badInput } from '../../errors.js';
 import { refusalResponse } from '../../graphql/errors.js';
-import { notUtf8, tooLarge } from '../body.js';
+import { encodedBody, notUtf8, tooLarge } from '../body.js';
 import { requestContextOf, type NodeServerContext } from './server-context.js';
 
+const IDENTITY = /^\s*identity\s*$/i;
 const ESCAPES = /(?:%[0-9a-f]{2})+/gi;
 
 /**
@@ -49,7 +52,16 @@ function queryProblem(url: URL): AppError | undefined {
 export function useInputEncoding({ bodyLimit, graphqlPaths }: { bodyLimit: number; graphqlPaths: readonly string[] }): Plugin<object, NodeServerContext> {
   return {
     onRequest({ request, url, serverContext: { req }, endResponse, fetchAPI }) {
-      const error = req.bodyTooLarge ? tooLarge(bodyLimit) : req.bodyNotUtf8 ? notUtf8() : queryProblem(url);
+      const sent = req.body !== undefined || req.bodyTooLarge;
+      const coding = req.headers['content-encoding'];
+      const error =
+        sent && coding !== undefined && !IDENTITY.test(coding)
+          ? encodedBody()
+          : req.bodyTooLarge
+            ? tooLarge(bodyLimit)
+            : req.bodyNotUtf8
+              ? notUtf8()
+              : queryProblem(url);
       if (!error) return;
       endResponse(refusalResponse(fetchAPI.Response, error, request, requestContextOf(request).log(), graphqlPaths.includes(url.pathname)));
     },
