@@ -354,6 +354,10 @@ describe('POST /api/auth/register', () => {
       const email = reply.body.user.email as string;
       expect((await api.post('/api/auth/login', { email, password })).status).toBe(200);
     }
+    // Signing in and refreshing say the same of a value too long (they gave Zod's own wording).
+    expectError(await api.post('/api/auth/login', { email: 'ada@example.com', password: 'p'.repeat(257) }), 400, 'password: must be at most 256 characters', 'password');
+    expectError(await api.post('/api/auth/refresh', { refreshToken: 'r'.repeat(513) }), 400, 'refreshToken: must be at most 512 characters', 'refreshToken');
+    expectError(await api.post('/api/auth/logout', { refreshToken: 'r'.repeat(513) }), 400, 'refreshToken: must be at most 512 characters', 'refreshToken');
   });
 
   it('answers malformed requests with a 400 that names the field', async () => {
