@@ -14,6 +14,8 @@
 import { connect } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
+import { createClient as createWsClient } from 'graphql-ws';
+import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateKey } from '../src/http/body.js';
 import { getIntrospectionQuery } from 'graphql';
@@ -301,6 +303,39 @@ describe('GraphQL', () => {
     const surrogate = await gql('mutation ($n: String!) { updateMe(name: $n) { name } }', { n: '\ud800' });
     expect(surrogate.body.errors?.[0]?.message).toBe('n: must not contain lone surrogates (not valid Unicode)');
     expect(await state()).toBe(before);
+  });
+
+  it('gives variables that cannot be used BAD_USER_INPUT over POST, GET, WebSocket and SSE, running nothing (graphql-js gave them no code)', async () => {
+    const before = await state();
+    const coded = (message: string) => [{ message, locations: [expect.any(Object)], extensions: { code: 'BAD_USER_INPUT', status: 400 } }];
+    const rename = 'mutation ($name: String!) { updateMe(name: $name) { name } }';
+    const posted = await gql(rename, { name: { a: 1 } });
+    expect(posted.status).toBe(400);
+    expect(posted.body).toEqual({ errors: coded('Variable "$name" got invalid value { a: 1 }; String cannot represent a non string value: { a: 1 }') });
+    expect((await gql(rename)).body).toEqual({ errors: coded('Variable "$name" of required type "String!" was not provided.') });
+    const got = await api.get(`/graphql?query=${encodeURIComponent('query ($n: Int) { lessons(first: $n) { edges { cursor } } }')}&variables=${encodeURIComponent('{"n":1e20}')}`, { token });
+    expect(got.status).toBe(400);
+    expect(got.body).toEqual({ errors: coded('Variable "$n" got invalid value 100000000000000000000; Int cannot represent non 32-bit signed integer value: 100000000000000000000') });
+    expect(await state()).toBe(before);
+
+    const subscription = 'subscription ($types: [String!]) { events(types: $types) { id } }';
+    const missing = coded('Variable "$types" got invalid value 7 at "types[0]"; String cannot represent a non string value: 7');
+    const ws = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` } });
+    try {
+      const results: unknown[] = [];
+      for await (const result of ws.iterate({ query: subscription, variables: { types: [7] } })) results.push(result);
+      expect(results).toEqual([{ errors: missing }]);
+    } finally {
+      await ws.dispose();
+    }
+    const sse = createSseClient({ url: `${server.url}/graphql`, headers: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    try {
+      const results: unknown[] = [];
+      for await (const result of sse.iterate({ query: subscription, variables: { types: [7] } })) results.push(result);
+      expect(results).toEqual([{ errors: missing }]);
+    } finally {
+      sse.dispose();
+    }
   });
 
   it('refuses a body that names a key twice, whichever comes last (JSON.parse ran the last one)', async () => {

@@ -11,7 +11,8 @@
 //   REST bodies are refused the same way (src/http/body.ts);
 // - a persisted-query extension that is not Apollo's `{version: 1, sha256Hash: "<string>"}`: Yoga's
 //   APQ plugin ignores it, so a client would run without the persisted query it thinks it set.
-import type { GraphQLError } from 'graphql';
+// And variables that cannot be used get a code (withRequestErrorCodes).
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { duplicateKey, JSON_MEDIA_TYPE } from '../http/body.js';
 import type { NodeServerContext } from '../http/plugins/server-context.js';
@@ -53,6 +54,30 @@ function checked<T>(parsed: T, body: unknown, contentType: string | null): T {
   return parsed;
 }
 
+/**
+ * graphql-js answers variables it cannot coerce (a wrong type, a required one missing) with errors
+ * and no `data`, before anything runs, and gives them no code, unlike every other refusal: they
+ * get BAD_USER_INPUT (Apollo Server's code for them too), status 400. Called on the results Yoga
+ * sends (onResultProcess below) and on those graphql-ws sends (src/graphql/ws.ts), so that an
+ * operation that runs costs nothing more. Undefined when there is nothing to change.
+ */
+export function withRequestErrorCodes(result: ExecutionResult): ExecutionResult | undefined {
+  if (result.data !== undefined || !result.errors?.some((e) => e.extensions?.code === undefined)) return undefined;
+  const errors = result.errors.map((e) =>
+    e.extensions?.code !== undefined
+      ? e
+      : createGraphQLError(e.message, {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          path: e.path,
+          originalError: e.originalError,
+          extensions: { ...e.extensions, code: 'BAD_USER_INPUT', status: 400 },
+        }),
+  );
+  return { ...result, errors };
+}
+
 export function useBadRequestStatus(): Plugin<object, Partial<NodeServerContext>> {
   return {
     onRequestParse({ requestParser, setRequestParser, serverContext }) {
@@ -71,6 +96,8 @@ export function useBadRequestStatus(): Plugin<object, Partial<NodeServerContext>
     },
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || 'data' in result || !result.errors?.length) return;
+      const coded = withRequestErrorCodes(result);
+      if (coded) return setResult(coded);
       const badRequest = (e: GraphQLError) => e.extensions?.code === 'BAD_REQUEST' && (e.extensions.http as HttpExtension | undefined)?.spec === true;
       if (!result.errors.every((e) => badRequest(e as GraphQLError))) return;
       setResult({ ...result, extensions: { ...result.extensions, http: { status: 400 } } });

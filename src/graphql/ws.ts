@@ -13,6 +13,7 @@ import type { RequestContext } from '../context.js';
 import { duplicateKey } from '../http/body.js';
 import type { NodeServerContext } from '../http/plugins/server-context.js';
 import type { Logger } from '../logger.js';
+import { withRequestErrorCodes } from './use-bad-request-status.js';
 import { formatGraphQLError, isGraphQLError } from './errors.js';
 
 /** An operation's context is a WebSocket operation's: onSubscribe below builds it with the socket. */
@@ -84,7 +85,11 @@ export function attachGraphQLWebSocket({
           return [formatGraphQLError(error as Error, log)];
         }
       },
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
+      onNext: (_ctx, _id, _payload, _args, sent) => {
+        if (!sent.errors) return undefined;
+        const result = withRequestErrorCodes(sent) ?? sent;
+        return { ...result, errors: format(result.errors!) };
+      },
       onError: (_ctx, _id, _payload, errors) => format(errors),
     },
     wss,
