@@ -338,6 +338,20 @@ describe('GraphQL', () => {
     }
   });
 
+  it('answers a POST in a media type it does not read with a 415 in GraphQL\'s shape, running nothing (Yoga sent no body)', async () => {
+    const before = await state();
+    const rename = new TextEncoder().encode(JSON.stringify({ query: 'mutation { updateMe(name: "Evil") { name } }' }));
+    for (const type of ['text/plain', 'application/xml', undefined]) {
+      const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: rename, headers: { authorization: `Bearer ${token}`, ...(type ? { 'content-type': type } : {}) } });
+      expect(res.status, type).toBe(415);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await res.json()).toEqual({
+        errors: [{ message: 'Unsupported Media Type: a GraphQL POST is sent as application/json.', extensions: { code: 'BAD_REQUEST', status: 415 } }],
+      });
+    }
+    expect(await state()).toBe(before);
+  });
+
   it('refuses a body that names a key twice, whichever comes last (JSON.parse ran the last one)', async () => {
     const before = await state();
     const rename = JSON.stringify('mutation { updateMe(name: "Evil") { name } }');

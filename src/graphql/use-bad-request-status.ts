@@ -15,7 +15,8 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { duplicateKey, JSON_MEDIA_TYPE } from '../http/body.js';
-import type { NodeServerContext } from '../http/plugins/server-context.js';
+import { requestContextOf, type NodeServerContext } from '../http/plugins/server-context.js';
+import { refusalResponse } from './errors.js';
 
 interface HttpExtension {
   status?: number;
@@ -28,6 +29,9 @@ const notJson = (error: unknown): never => {
     extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
   });
 };
+
+const unsupportedMediaType = () =>
+  createGraphQLError('Unsupported Media Type: a GraphQL POST is sent as application/json.', { extensions: { code: 'BAD_REQUEST', status: 415 } });
 
 const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 
@@ -80,8 +84,13 @@ export function withRequestErrorCodes(result: ExecutionResult): ExecutionResult 
 
 export function useBadRequestStatus(): Plugin<object, Partial<NodeServerContext>> {
   return {
-    onRequestParse({ requestParser, setRequestParser, serverContext }) {
-      if (!requestParser) return;
+    onRequestParse({ request, requestParser, setRequestParser, serverContext, endResponse, fetchAPI }) {
+      if (!requestParser) {
+        // None of Yoga's parsers reads this media type (or none was given): Yoga would answer a
+        // bare 415 with no body.
+        endResponse(refusalResponse(fetchAPI.Response, unsupportedMediaType(), request, requestContextOf(request).log(), true));
+        return;
+      }
       // The body as the node server read it (src/server.ts): the text Yoga's parser parsed.
       const body: unknown = (serverContext.req as { body?: unknown } | undefined)?.body;
       setRequestParser((request) => {
