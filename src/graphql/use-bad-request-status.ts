@@ -11,7 +11,8 @@
 //   REST bodies are refused the same way (src/http/body.ts);
 // - a persisted-query extension that is not Apollo's `{version: 1, sha256Hash: "<string>"}`: Yoga's
 //   APQ plugin ignores it, so a client would run without the persisted query it thinks it set.
-// And variables that cannot be used get a code (withRequestErrorCodes).
+// A POST in a media type none of Yoga's parsers reads keeps Yoga's 415, with a GraphQL error
+// (Yoga sent no body). And variables that cannot be used get a code (withRequestErrorCodes).
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { duplicateKey, JSON_MEDIA_TYPE } from '../http/body.js';
