@@ -352,6 +352,21 @@ describe('GraphQL', () => {
     expect(await state()).toBe(before);
   });
 
+  it('answers graphql-sse\'s refusals on /graphql/stream with GraphQL errors that have a code (they had none, or no body)', async () => {
+    const stream = (init: RequestInit) => fetch(`${server.url}/graphql/stream`, init).then(async (res) => ({ status: res.status, type: res.headers.get('content-type'), body: await res.json() }));
+    const refused = (status: number, code: string, message: string) => ({ status, type: 'application/json; charset=utf-8', body: { errors: [{ message, extensions: { code, status } }] } });
+    expect(await stream({ method: 'PATCH' })).toEqual(refused(405, 'BAD_REQUEST', 'Method Not Allowed'));
+    const operation = JSON.stringify({ query: '{ docs { slug } }', extensions: { operationId: '1' } });
+    expect(await stream({ method: 'POST', body: operation, headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': 'no-such-stream' } })).toEqual(
+      refused(404, 'NOT_FOUND', 'Stream not found'),
+    );
+    expect(await stream({ headers: { accept: 'text/event-stream' } })).toEqual(refused(400, 'BAD_REQUEST', 'Missing query'));
+    // A refusal of ours keeps its code: a body that is not UTF-8.
+    expect(await stream({ method: 'POST', body: new Uint8Array([0xff]), headers: { 'content-type': 'application/json' } })).toEqual(
+      { status: 400, type: 'application/json; charset=utf-8', body: { errors: [{ message: 'body: must be valid UTF-8', extensions: { code: 'BAD_USER_INPUT', status: 400, details: { field: 'body' } } }] } },
+    );
+  });
+
   it('refuses a body that names a key twice, whichever comes last (JSON.parse ran the last one)', async () => {
     const before = await state();
     const rename = JSON.stringify('mutation { updateMe(name: "Evil") { name } }');

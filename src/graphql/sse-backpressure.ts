@@ -5,7 +5,7 @@
 // Its `onNext` hook is awaited before each result is queued, so here it waits while the stream's
 // node response is full (`writableNeedDrain`): the results stay unpulled in the event stream,
 // where SUBSCRIPTION_BUFFER bounds them (measured: README, "Bounded subscribers").
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import type { Plugin } from 'graphql-yoga';
 import type { NodeServerContext } from '../http/plugins/server-context.js';
@@ -16,6 +16,31 @@ const TOKEN_QUERY = 'token';
 
 function tokenOf(request: Request): string | null {
   return request.headers.get(TOKEN_HEADER) ?? new URL(request.url, 'http://localhost/').searchParams.get(TOKEN_QUERY);
+}
+
+/**
+ * graphql-sse answers its protocol's refusals (no such stream, a second one, a method or a media
+ * type it does not take, no query) with errors that have no code, or with no body at all: each
+ * gets the GraphQL error body of every other refusal, with extensions.code and status.
+ */
+async function codedRefusal(response: Response, Response: typeof globalThis.Response): Promise<Response> {
+  const text = await response.text();
+  let errors: { message?: unknown; extensions?: Record<string, unknown> }[] = [];
+  try {
+    const parsed = JSON.parse(text) as { errors?: unknown };
+    if (Array.isArray(parsed.errors)) errors = parsed.errors as typeof errors;
+  } catch {
+    // no body, or not graphql-sse's JSON
+  }
+  // Ours (the budget's 429, the input checks' 400) have their codes already.
+  if (errors.length && errors.every((e) => e.extensions?.code !== undefined)) return new Response(text, response);
+  if (!errors.length) errors = [{ message: response.statusText || STATUS_CODES[response.status] || 'Bad Request' }];
+  const code = response.status === 404 ? 'NOT_FOUND' : response.status === 409 ? 'CONFLICT' : 'BAD_REQUEST';
+  const headers = new Headers(response.headers);
+  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.delete('content-length');
+  const body = JSON.stringify({ errors: errors.map((e) => ({ ...e, extensions: { code, status: response.status, ...e.extensions } })) });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** Resolves once `res` can take more (or is gone); one wait per response, however many operations share it. */
@@ -47,6 +72,10 @@ export function useGraphQLSSEWithBackpressure(endpoint: string): Plugin<object, 
   const streamsByRequest = new WeakMap<Request, ServerResponse>();
 
   const findStreams: Plugin<object, NodeServerContext> = {
+    onResponse({ request, response, setResponse, fetchAPI }) {
+      if (response.status < 400 || !request.url.split('?')[0]!.endsWith(endpoint)) return;
+      return codedRefusal(response, fetchAPI.Response).then(setResponse);
+    },
     onRequest({ request, serverContext }) {
       const res = serverContext?.res;
       if (!res || request.headers.get('accept') !== 'text/event-stream') return;
