@@ -120,9 +120,17 @@ describe('routing errors', () => {
 
   it('answers a JSON body that is not an object with 400 naming the body', async () => {
     for (const raw of ['null', '[]', '"a string"', '42', 'true']) {
-      expectError(await api.post('/api/analytics/views', raw), 400, /^body: /);
-      expectError(await api.patch('/api/v1/user/me', raw, { token }), 400, /^body: /);
+      expectError(await api.post('/api/analytics/views', raw), 400, 'body: must be a JSON object', 'body');
+      expectError(await api.patch('/api/v1/user/me', raw, { token }), 400, 'body: must be a JSON object', 'body');
     }
+  });
+
+  it('names the type a field must have in the words of every other message (they were Zod\'s: "Invalid input: expected string, received number")', async () => {
+    expectError(await api.patch('/api/v1/user/me', { name: 12 }, { token }), 400, 'name: must be a string', 'name');
+    expectError(await api.post('/api/v1/api-keys', { name: null }, { token }), 400, 'name: must be a string', 'name');
+    expectError(await api.post('/api/analytics/views', { path: ['/a'] }), 400, 'path: must be a string', 'path');
+    // A missing field is still "is required".
+    expectError(await api.post('/api/analytics/views', {}), 400, 'path: is required', 'path');
   });
 
   it('accepts a body of exactly BODY_LIMIT_BYTES and refuses one byte more with 413 (Content-Length)', async () => {

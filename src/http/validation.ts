@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../db/keyset.js';
 import { AppError } from '../errors.js';
 
+/** What a value of each JSON type Zod expects is called in a message ("must be a string"). */
+const TYPE_NAMES: Record<string, string> = { string: 'a string', number: 'a number', boolean: 'true or false', object: 'a JSON object', array: 'an array' };
+
 /** Turns the first schema problem into a 400 that names the field. */
 export function validationError(error: z.ZodError, where: string): AppError {
   const issue = error.issues[0]!;
@@ -10,8 +13,8 @@ export function validationError(error: z.ZodError, where: string): AppError {
   if (issue.code === 'unrecognized_keys') {
     field = [where, ...issue.path.map(String), issue.keys[0]].filter(Boolean).join('.');
     problem = 'unknown field';
-  } else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
-    problem = 'is required';
+  } else if (issue.code === 'invalid_type') {
+    problem = /received undefined/.test(issue.message) ? 'is required' : `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
   }
   // A problem with the body as a whole (not an object, no field given) is named `body`.
   if (!field) field = 'body';
