@@ -51,6 +51,10 @@ describe('urlFormProblem', () => {
     expect(urlFormProblem('https://user:pw@example.com/')).toMatch(/^must not contain credentials/);
     expect(urlFormProblem('https://:pw@example.com/')).toMatch(/^must not contain credentials/);
     expect(urlFormProblem(`https://example.com/${'a'.repeat(2048 - 19)}`)).toBe('must be at most 2048 characters');
+    // Nothing listens on port 0: its deliveries could only fail until the endpoint was disabled.
+    expect(urlFormProblem('http://example.com:0/x')).toBe('must name a port from 1 to 65535');
+    expect(urlFormProblem('http://example.com:00/x')).toBe('must name a port from 1 to 65535');
+    expect(urlFormProblem('http://example.com:65536/x')).toBe('must be an absolute http or https URL');
   });
 });
 

@@ -91,6 +91,8 @@ export function urlFormProblem(url: string): string | undefined {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an absolute http or https URL';
   if (!parsed.hostname) return 'must name a host';
   if (parsed.username || parsed.password) return 'must not contain credentials (user:password@)';
+  // An explicit port 0 (`:0`, `:00`) parses as the port "0"; nothing can listen there.
+  if (parsed.port === '0') return 'must name a port from 1 to 65535';
   return undefined;
 }
 
