@@ -91,6 +91,9 @@ describe('routing errors', () => {
       ['PATCH', '/api/content/docs', ['GET']],
       ['DELETE', '/api/analytics/views', ['GET', 'POST']],
       ['POST', '/api/openapi.json', ['GET']],
+      // The probes answered any method (POST /healthz was 200), where /metrics answered 405.
+      ['POST', '/healthz', ['GET', 'HEAD']],
+      ['DELETE', '/readyz', ['GET', 'HEAD']],
     ];
     for (const [method, path, methods] of cases) {
       for (const withToken of [false, true]) {
