@@ -45,6 +45,12 @@ export const unauthenticated = () => new AppError('UNAUTHENTICATED', MISSING_OR_
 export const forbidden = () => new AppError('FORBIDDEN', 'Forbidden');
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+/** 405 for `method` on `path`, naming the methods it takes in `Allow` and in `details.allow`. */
+export const methodNotAllowed = (method: string, path: string, allow: readonly string[]) =>
+  new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}`, {
+    headers: { allow: allow.join(', ') },
+    details: { allow },
+  });
 export const badInput = (field: string, problem: string) =>
   new AppError('BAD_USER_INPUT', `${field}: ${problem}`, { details: { field } });
 export const unavailable = (cause?: unknown) =>

@@ -2,7 +2,7 @@
 // and writes the response. 404 for unknown paths, 405 with Allow for known paths.
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
-import { AppError, forbidden } from '../errors.js';
+import { forbidden, methodNotAllowed } from '../errors.js';
 import { readJsonBody } from './body.js';
 import type { Method, RouteDefinition } from './route.js';
 import { assertCleanInput, parseWith } from './validation.js';
@@ -50,10 +50,7 @@ export class Router {
     }
     const route = compiled.routes.get((method === 'HEAD' ? 'GET' : method) as Method);
     if (!route) {
-      throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${url.pathname}`, {
-        headers: { allow: allow.join(', ') },
-        details: { allow },
-      });
+      throw methodNotAllowed(method, url.pathname, allow);
     }
     const caller = route.auth ? await ctx.requireCaller() : null;
     // A caller who may not use the route learns nothing about its input: 403 before any 400.

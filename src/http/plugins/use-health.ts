@@ -1,7 +1,7 @@
 // GET /healthz (the process is up) and GET /readyz (the database answers), before any limit.
 // Another method than GET or HEAD is a 405, as on /metrics.
 import type { Plugin } from 'graphql-yoga';
-import { AppError } from '../../errors.js';
+import { methodNotAllowed } from '../../errors.js';
 import { errorResponse } from '../errors.js';
 import { requestContextOf } from './server-context.js';
 
@@ -13,11 +13,7 @@ export function useHealthChecks({ ping }: { ping(): Promise<void> }): Plugin {
     onRequest({ request, url, endResponse, fetchAPI }) {
       if (url.pathname !== '/healthz' && url.pathname !== '/readyz') return;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        const error = new AppError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on ${url.pathname}`, {
-          headers: { allow: ALLOW.join(', ') },
-          details: { allow: ALLOW },
-        });
-        return endResponse(errorResponse(fetchAPI.Response, error, requestContextOf(request).log()));
+        return endResponse(errorResponse(fetchAPI.Response, methodNotAllowed(request.method, url.pathname, ALLOW), requestContextOf(request).log()));
       }
       const json = (status: number, body: unknown) =>
         endResponse(new fetchAPI.Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } }));

@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createCounter, createHistogram, usePrometheus, type FillLabelsFnParams } from '@graphql-yoga/plugin-prometheus';
 import { getOperationAST, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { AppError, forbidden } from '../../errors.js';
+import { AppError, forbidden, methodNotAllowed } from '../../errors.js';
 import { isWebSocketContext } from '../../graphql/ws.js';
 import type { Metrics } from '../../metrics.js';
 import { errorResponse } from '../errors.js';
@@ -59,11 +59,7 @@ export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): P
       const ctx = requestContextOf(request);
       const head = request.method === 'HEAD';
       if (request.method !== 'GET' && !head) {
-        const error = new AppError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on ${METRICS_PATH}`, {
-          headers: { allow: ALLOW.join(', ') },
-          details: { allow: ALLOW },
-        });
-        return endResponse(errorResponse(fetchAPI.Response, error, ctx.log()));
+        return endResponse(errorResponse(fetchAPI.Response, methodNotAllowed(request.method, METRICS_PATH, ALLOW), ctx.log()));
       }
       if (!authorized(request.headers.get('authorization'))) return endResponse(errorResponse(fetchAPI.Response, forbidden(), ctx.log(), head));
       return metrics.registry.metrics().then((text) => {

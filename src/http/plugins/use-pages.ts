@@ -7,7 +7,7 @@
 // (useCors gives them Access-Control-Allow-Origin: *). Any other path passes on untouched: an
 // unknown /static/ file is the API's 404.
 import type { Plugin } from 'graphql-yoga';
-import { AppError } from '../../errors.js';
+import { methodNotAllowed } from '../../errors.js';
 import { graphiqlPage } from '../../graphql/graphiql.js';
 import { FAVICON, PAGES_STYLESHEET, REFERENCE_SCRIPT, STATIC_PREFIX, contentFile, onceUntilRejected, redocStandalone, type StaticFile } from '../../pages/assets.js';
 import { CONSOLE_ASSETS_PREFIX, CONSOLE_PATH, DEFAULT_CONSOLE_DIR, readConsoleBuild, renderConsoleMissing, type ConsoleBuild } from '../../pages/console.js';
@@ -105,11 +105,7 @@ export function usePages({ graphqlPath, consoleDir = DEFAULT_CONSOLE_DIR, ...pag
         const method = request.method;
         if (method === 'OPTIONS') return endResponse(new fetchAPI.Response(null, { status: 204, headers: { allow: ALLOW.join(', ') } }));
         if (!ALLOW.includes(method)) {
-          const error = new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${url.pathname}`, {
-            headers: { allow: ALLOW.join(', ') },
-            details: { allow: ALLOW },
-          });
-          return endResponse(errorResponse(fetchAPI.Response, error, log()));
+          return endResponse(errorResponse(fetchAPI.Response, methodNotAllowed(method, url.pathname, ALLOW), log()));
         }
         endResponse(respond(served, request, fetchAPI.Response));
       };
