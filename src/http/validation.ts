@@ -15,6 +15,11 @@ export function validationError(error: z.ZodError, where: string): AppError {
     problem = 'unknown field';
   } else if (issue.code === 'invalid_type') {
     problem = /received undefined/.test(issue.message) ? 'is required' : `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+  } else if (issue.code === 'too_big' && issue.origin === 'string') {
+    // In the words of every field, whether or not its schema gave a message.
+    problem = `must be at most ${issue.maximum} characters`;
+  } else if (issue.code === 'too_small' && issue.origin === 'string') {
+    problem = Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
   }
   // A problem with the body as a whole (not an object, no field given) is named `body`.
   if (!field) field = 'body';

@@ -9,9 +9,9 @@ export const emailSchema = z
   .transform((e) => e.toLowerCase());
 export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters');
 
-export const loginInput = z.strictObject({ email: emailSchema, password: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters') });
+export const loginInput = z.strictObject({ email: emailSchema, password: z.string().min(1, 'must not be empty').max(256) });
 export const registerInput = z.strictObject({ email: emailSchema, password: passwordSchema, name: nameSchema });
-export const refreshInput = z.strictObject({ refreshToken: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters') });
+export const refreshInput = z.strictObject({ refreshToken: z.string().min(1, 'must not be empty').max(512) });
 
 export const tokenPair = z.object({
   token: z.string().describe('Access token (JWT), sent as `Authorization: Bearer <token>`'),
