@@ -1,4 +1,5 @@
-// graphql-sse on /graphql/stream (both its modes), with backpressure. graphql-sse's handler pulls
+// graphql-sse on /graphql/stream (both its modes), with backpressure and with its refusals given
+// codes (codedRefusal). graphql-sse's handler pulls
 // every operation's results as fast as they come and queues each one, serialised, in an array
 // per stream until the response reads it (graphql-sse 2.6 `createStream`): a client that stops
 // reading grows that array without bound, and our event stream never sees it fall behind.
