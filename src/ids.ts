@@ -10,6 +10,15 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${next().toLowerCase()}`;
 }
 
+/** What newId makes: one of the prefixes above, `_`, and a lower-case ULID. */
+const ID = /^([a-z]{2,3})_[0-9a-z]{26}$/;
+
+/** Whether `value` is an id this service could have made (with `prefix`, when given). */
+export function isId(value: string, prefix?: IdPrefix): boolean {
+  const match = ID.exec(value);
+  return match !== null && (prefix === undefined || match[1] === prefix);
+}
+
 /** Longer than any id this service makes (a prefix and a 26-character ULID), with room to spare. */
 const MAX_ID_LENGTH = 64;
 

@@ -10,7 +10,8 @@
 // (src/graphql/builder.ts). Each answered 2xx and stored what it was given, or answered outside
 // the contract's shape, before; none may change anything. So did a query string naming a
 // parameter twice, which the REST routes and Yoga read differently, and a body sent with a
-// Content-Encoding, which nothing decoded (both in src/http/plugins/use-input-encoding.ts).
+// Content-Encoding, which nothing decoded (both in src/http/plugins/use-input-encoding.ts), and
+// a page cursor edited to hold a NUL (src/db/keyset.ts: only a cursor the service wrote is read).
 import { connect } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
@@ -264,6 +265,42 @@ describe('query parameters named twice', () => {
     // Different names, each once, are what they were.
     expect((await api.get(`/api/v1/lessons?limit=1&x=1&y=2`, { token })).status).toBe(200);
     expect((await api.get(`${docs}&operationName=&x=1`)).status).toBe(200);
+  });
+});
+
+describe('cursors', () => {
+  /** A cursor as the service writes them: base64url of JSON. */
+  const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+  it('refuses a cursor that is not one the service wrote, on every paged list, REST and GraphQL (a NUL in its id reached PostgreSQL: a 500)', async () => {
+    const me = (await api.get('/api/v1/user/me', { token })).body.id as string;
+    const hook = (await api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/cursors', events: ['lesson.published'] }, { token })).body.id as string;
+    const page = await api.get('/api/v1/lessons?limit=1', { token });
+    const real = page.body.nextCursor as string;
+    const [at, id] = JSON.parse(Buffer.from(real, 'base64url').toString('utf8')) as [string, string];
+    const before = await state();
+    const forged = {
+      'a NUL in its id': cursorOf([at, `${id}\u0000`]),
+      'an id no row can have': cursorOf([at, 'x']),
+      'a third element': cursorOf([at, id, 'x']),
+      'a date written otherwise': cursorOf([at.slice(0, 10), id]),
+    };
+    for (const [what, cursor] of Object.entries(forged)) {
+      expectError(await api.get(`/api/v1/lessons?limit=1&cursor=${cursor}`, { token }), 400, 'query.cursor: is not a valid cursor', 'query.cursor');
+      expectError(await api.get(`/api/v1/webhooks/${hook}/deliveries?cursor=${cursor}`, { token }), 400, 'query.cursor: is not a valid cursor', 'query.cursor');
+      for (const query of [
+        'query ($after: String) { lessons(first: 1, after: $after) { edges { cursor } } }',
+        'query ($me: ID!, $after: String) { user(id: $me) { lessons(first: 1, after: $after) { edges { cursor } } } }',
+        'query ($hook: ID!, $after: String) { webhookDeliveries(webhookId: $hook, first: 1, after: $after) { edges { cursor } } }',
+      ]) {
+        const reply = await api.graphql(query, { after: cursor, me, hook }, { token });
+        expect(reply.body.errors?.[0], `${what}: ${query}`).toMatchObject({ message: 'after: is not a valid cursor', extensions: { code: 'BAD_USER_INPUT' } });
+      }
+    }
+    // The cursor the service wrote still pages.
+    expect((await api.get(`/api/v1/lessons?limit=1&cursor=${real}`, { token })).body.items).toHaveLength(1);
+    expect((await api.graphql('query ($after: String) { lessons(first: 1, after: $after) { edges { cursor } } }', { after: real }, { token })).body.errors).toBeUndefined();
+    expect(await state()).toBe(before);
   });
 });
 

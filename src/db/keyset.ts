@@ -1,6 +1,7 @@
 // Keyset pagination, newest first by (createdAt, id): the one mechanism every paged list uses.
 // The cursor is opaque to clients: the (createdAt, id) of the last row of the previous page.
 import { badInput } from '../errors.js';
+import { isId } from '../ids.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -19,11 +20,19 @@ interface Keyed {
 
 export const encodeCursor = (row: Keyed) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 
+/**
+ * The row a cursor names: exactly what encodeCursor makes, or a 400. Anything else (another date
+ * format, a third element, an id no row can have, such as one holding NUL, which PostgreSQL text
+ * cannot hold) is refused before it reaches a query.
+ */
 function decodeCursor(cursor: string, field: string): Keyed {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const createdAt = new Date(String(at));
-    if (typeof id === 'string' && typeof at === 'string' && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [at, id] = decoded as unknown[];
+      const createdAt = new Date(typeof at === 'string' ? at : Number.NaN);
+      if (typeof id === 'string' && isId(id) && !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === at) return { createdAt, id };
+    }
   } catch {
     // fall through to the 400 below
   }

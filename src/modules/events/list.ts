@@ -11,14 +11,13 @@ import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { badInput } from '../../errors.js';
+import { isId } from '../../ids.js';
 import type { PositionedEvent } from './bus.js';
 import { EVENT_CATALOG, EVENT_NAMES, eventPayloads, isEventName, type EventName } from './catalog.js';
 import type { EventPayload } from './outbox.js';
 
 export const DEFAULT_EVENT_PAGE = 100;
 export const MAX_EVENT_PAGE = 1000;
-/** `evt_` and a lower-case ULID (src/ids.ts): anything else cannot name a stored event. */
-const EVENT_ID = /^evt_[0-9a-z]{26}$/;
 
 /**
  * The position of the event `after` names, for the list and the stream alike; BAD_USER_INPUT
@@ -26,7 +25,7 @@ const EVENT_ID = /^evt_[0-9a-z]{26}$/;
  * PostgreSQL text cannot hold) or a 1 MB string never reaches the database.
  */
 export async function positionAfter(db: Db, after: string, field: string): Promise<bigint> {
-  const row = EVENT_ID.test(after) ? await db.event.findUnique({ where: { id: after }, select: { position: true } }) : null;
+  const row = isId(after, 'evt') ? await db.event.findUnique({ where: { id: after }, select: { position: true } }) : null;
   if (!row || row.position === null) throw badInput(field, 'unknown or expired event id');
   return row.position;
 }
