@@ -151,6 +151,17 @@ describe('the rolling window (RATE_LIMIT_FREE=3, RATE_LIMIT_WINDOW_S=3)', () => 
     expectRefused(await api.get('/api/content/docs', { headers }));
   });
 
+  it('counts against the address the proxy wrote last in X-Forwarded-For, whatever the client wrote before it (the first entry was taken: any client could pick a fresh budget)', async () => {
+    const proxySaw = freshAddress()['x-forwarded-for'];
+    const remaining = [];
+    for (let i = 0; i < 3; i++) {
+      const chosen = `203.0.113.${100 + i}, 192.0.2.${i}`;
+      remaining.push(remainingOf(await api.get('/api/content/docs', { headers: { 'x-forwarded-for': `${chosen}, ${proxySaw}` } })));
+    }
+    expect(remaining).toEqual([2, 1, 0]);
+    expectRefused(await api.get('/api/content/docs', { headers: { 'x-forwarded-for': `198.51.100.250, ${proxySaw}` } }));
+  });
+
   it('ignores X-Forwarded-For without TRUST_PROXY: the socket address is the client', async () => {
     const plain = await startTestServer({ env: { RATE_LIMIT_FREE: '3' } });
     try {

@@ -53,11 +53,15 @@ export function useRequestContext({ contextFor, trustProxy, log }: RequestContex
   };
 }
 
-/** The client's address: the socket's, or the first X-Forwarded-For hop with TRUST_PROXY. */
+/**
+ * The client's address: the socket's, or with TRUST_PROXY the last X-Forwarded-For entry, the one
+ * the proxy in front of us wrote. Entries before it are whatever the client sent the proxy: taking
+ * the first would let any client choose the address its rate limits count against.
+ */
 export function clientAddress(request: Request | null, serverContext: Partial<NodeServerContext>, trustProxy: boolean): string {
   if (trustProxy) {
-    const first = (request?.headers.get('x-forwarded-for') ?? serverContext.req?.headers['x-forwarded-for']?.toString())?.split(',')[0]?.trim();
-    if (first) return first;
+    const last = (request?.headers.get('x-forwarded-for') ?? serverContext.req?.headers['x-forwarded-for']?.toString())?.split(',').at(-1)?.trim();
+    if (last) return last;
   }
   return serverContext.req?.socket.remoteAddress ?? 'unknown';
 }
