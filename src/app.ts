@@ -36,6 +36,7 @@ import type { EventBus } from './modules/events/bus.js';
 import type { OnCommitted } from './modules/events/outbox.js';
 import { useSharedSubscriptions } from './modules/events/shared-execution.js';
 import { useSubscriptionSSE } from './graphql/sse-result.js';
+import { useQueryCost } from './graphql/use-query-cost.js';
 import { useNoNul } from './graphql/use-no-nul.js';
 import type { RateLimitStore } from './modules/limits/index.js';
 import { useOperationLimits } from './modules/limits/operation-limits.js';
@@ -127,6 +128,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useSubscriptionSSE([GRAPHQL_PATH]),
       maxDepthPlugin(MAX_DEPTH),
       maxAliasesPlugin(MAX_ALIASES),
+      // Before the operation limits: a refused operation is not counted.
+      useQueryCost(),
       ...useOperationLimits({ config, limits: services.limits, log }),
       ...plugins,
     ],

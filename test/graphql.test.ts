@@ -1,8 +1,10 @@
 // The GraphQL surface over real HTTP (POST /graphql), against a real server on PostgreSQL:
-// every root field of the contract, its errors (same messages as REST), the depth and alias
+// every root field of the contract, its errors (same messages as REST), the depth, alias and cost
 // limits, no N+1 on lists, GraphiQL, the graphql-http compliance audits and error masking.
 import { getIntrospectionQuery } from 'graphql';
 import { serverAudits } from 'graphql-http';
+import { createClient as createWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client, type Reply } from './support/http.js';
@@ -403,6 +405,48 @@ describe('limits', () => {
     expect(typenames.body.errors[0].message).toMatch(/Aliases limit of 50 exceeded, found 3000/);
     const fifty = await gql(`{ ${Array.from({ length: 50 }, (_, i) => `t${i}: __typename`).join(' ')} }`);
     expect(Object.keys(fifty.body.data)).toHaveLength(50);
+  });
+
+  it('an operation that would fetch too much is refused by its cost before execution; the same walk one level shallower runs', async () => {
+    // Depth 12 and 50 aliases let this ask for 100 × 100 × 100 lessons: a million nodes, 31 MB in 4.5 s
+    // (eight aliases of it took 82 s and 4.3 GB of memory).
+    const walk = (levels: number, first: string) =>
+      `${'lessons(first: FIRST) { edges { node { author { '.repeat(levels - 1)}lessons(first: FIRST) { edges { node { title } } pageInfo { hasNextPage } }${' } } } }'.repeat(levels - 1)}`.replaceAll('FIRST', first);
+    const twoLevels = await gql(`{ ${walk(2, '100')} }`, undefined, ada);
+    expect(twoLevels.body.errors, twoLevels.text.slice(0, 300)).toBeUndefined();
+    expect(twoLevels.body.data.lessons.edges.length).toBeGreaterThan(0);
+
+    for (const [query, variables] of [
+      [`{ ${walk(3, '100')} }`, undefined],
+      // The cost follows the variables.
+      [`query ($n: Int) { ${walk(3, '$n')} }`, { n: 100 }],
+    ] as const) {
+      server.queries.length = 0;
+      const refused = await gql(query, variables, ada);
+      expect(refused.body.data).toBeUndefined();
+      expect(refused.body.errors).toHaveLength(1);
+      expect(refused.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/^Query cost 5040401 exceeds the limit of 100000: ask for fewer nodes \(first\) or fewer fields/),
+        extensions: { code: 'BAD_USER_INPUT', status: 400, details: { cost: 5_040_401, limit: 100_000 } },
+      });
+      expectNothingRan();
+    }
+    // Asking for fewer nodes fits: 10 × 10 × 10.
+    const fewer = await gql(`query ($n: Int) { ${walk(3, '$n')} }`, { n: 10 }, ada);
+    expect(fewer.body.errors, fewer.text.slice(0, 300)).toBeUndefined();
+
+    // Over a WebSocket too (graphql-ws runs the operation through the same plugins).
+    const ws = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ada}` } });
+    try {
+      server.queries.length = 0;
+      const overWs = await new Promise<unknown>((resolve) => {
+        ws.subscribe({ query: `{ ${walk(3, '100')} }` }, { next: resolve, error: resolve, complete: () => undefined });
+      });
+      expect(overWs).toMatchObject({ errors: [{ message: expect.stringMatching(/^Query cost 5040401 exceeds the limit of 100000/), extensions: { code: 'BAD_USER_INPUT' } }] });
+      expectNothingRan();
+    } finally {
+      await ws.dispose();
+    }
   });
 });
 

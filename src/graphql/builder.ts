@@ -1,5 +1,6 @@
 // The Pothos builder: generics, plugins and scalars. Types and fields live in each module's schema.ts.
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
@@ -21,7 +22,16 @@ export const builder = new SchemaBuilder<{
     ID: { Input: string; Output: string };
   };
 }>({
-  plugins: [RelayPlugin, ScopeAuthPlugin, DataloaderPlugin],
+  plugins: [RelayPlugin, ScopeAuthPlugin, DataloaderPlugin, ComplexityPlugin],
+  complexity: {
+    // Each field costs 1; a connection multiplies what is inside it by its page (pageCost in
+    // src/graphql/connection.ts); a plain list counts once (its edges are the connection's own).
+    defaultComplexity: 1,
+    defaultListMultiplier: 1,
+    // The limit is checked once per operation before it runs, on every transport, by
+    // src/graphql/use-query-cost.ts, not by this plugin's check inside each root resolver.
+    disabled: true,
+  },
   defaultFieldNullability: false,
   relay: {
     // Ids are the same plain ids the REST surface uses; no global Node ids.

@@ -1,6 +1,7 @@
 // Relay connections over the services' keyset pages, and GraphQL input clean-up, shared by the
 // modules' schema files.
 import { AppError } from '../errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../db/keyset.js';
 
 export interface ForwardArgs {
   first?: number | null;
@@ -8,6 +9,15 @@ export interface ForwardArgs {
   last?: number | null;
   before?: string | null;
 }
+
+/**
+ * A connection field's cost (@pothos/plugin-complexity): what is selected inside it counts once for
+ * every node `first` asks for (its default when not given; at most the largest page, as a larger
+ * `first` is refused by the field itself). See src/graphql/use-query-cost.ts.
+ */
+export const pageCost =
+  (defaultSize = DEFAULT_PAGE_SIZE, maxSize = MAX_PAGE_SIZE) =>
+  (args: { first?: number | null }) => ({ field: 1, multiplier: Math.min(Math.max(args.first ?? defaultSize, 0), maxSize) });
 
 /** What a service's keyset page takes; the field names are the GraphQL argument names. */
 export interface PageRequest {

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import { forwardConnection } from '../../graphql/connection.js';
+import { forwardConnection, pageCost } from '../../graphql/connection.js';
 import type { PositionedEvent } from './bus.js';
 import { DEFAULT_EVENT_PAGE, MAX_EVENT_PAGE } from './list.js';
 
@@ -43,6 +43,7 @@ builder.queryFields((t) => ({
       `\`since\` keeps the events whose timestamp is at or after it (with \`after\`, both apply); \`first\` is 1-${MAX_EVENT_PAGE} (default ${DEFAULT_EVENT_PAGE}). ` +
       'An unknown or expired `after` is BAD_USER_INPUT.',
     args: { types: t.arg.stringList(), since: t.arg({ type: 'DateTime' }) },
+    complexity: pageCost(DEFAULT_EVENT_PAGE, MAX_EVENT_PAGE),
     resolve: async (_, args, ctx) => {
       const caller = await ctx.requireCaller();
       return forwardConnection(

@@ -1,6 +1,6 @@
 import { dataloaderGetter } from '@pothos/plugin-dataloader';
 import { builder, type GraphQLContext } from '../../graphql/builder.js';
-import { definedInput, forwardConnection, type PageRequest } from '../../graphql/connection.js';
+import { definedInput, forwardConnection, pageCost, type PageRequest } from '../../graphql/connection.js';
 import type { Lesson as LessonRow } from '../../generated/prisma/client.js';
 import { loadPublicUsers, PublicUser } from '../users/schema.js';
 import { encodeCursor } from '../../db/keyset.js';
@@ -75,6 +75,7 @@ builder.objectField(PublicUser, 'lessons', (t) =>
     authScopes: { authenticated: true },
     description: 'The published lessons the user wrote, newest first (never drafts, whoever asks). Forward pagination: first (1-100, default 20) and after.',
     args: { first: t.arg.int(), after: t.arg.string() },
+    complexity: pageCost(),
     resolve: (user, args, ctx) =>
       forwardConnection(args, (request) => authorPages(ctx).load({ ...request, authorId: user.id }), encodeCursor),
   }),
@@ -104,6 +105,7 @@ builder.queryFields((t) => ({
     type: Lesson,
     authScopes: { authenticated: true },
     description: 'Lessons, newest first (drafts only for ADMIN). Forward pagination: first (1-100, default 20) and after.',
+    complexity: pageCost(),
     resolve: async (_, args, ctx) => {
       const caller = await ctx.requireCaller();
       return forwardConnection(

@@ -2,7 +2,7 @@
 // valid token; the service answers FORBIDDEN to anyone but an ADMIN. Deliveries are a query of
 // their own (webhookDeliveries), not a field of WebhookEndpoint, so listing endpoints stays one query.
 import { builder } from '../../graphql/builder.js';
-import { definedInput, forwardConnection } from '../../graphql/connection.js';
+import { definedInput, forwardConnection, pageCost } from '../../graphql/connection.js';
 import { encodeCursor } from '../../db/keyset.js';
 import { type CreatedWebhookView, type DeliveryView, type RecoveryView, type RotatedSecretView, type WebhookView } from './service.js';
 
@@ -113,6 +113,7 @@ builder.queryFields((t) => ({
     authScopes: { authenticated: true },
     description: 'ADMIN: the deliveries to an endpoint, newest first. Forward pagination: first (1-100, default 20) and after.',
     args: { webhookId: t.arg.id({ required: true }) },
+    complexity: pageCost(),
     resolve: async (_, args, ctx) => {
       const caller = await ctx.requireCaller();
       return forwardConnection(
