@@ -146,7 +146,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));
   server.on('clientError', answerClientError);
-  const websocket = attachGraphQLWebSocket({ server, yoga, log, contextFor: webSocketContext });
+  const websocket = attachGraphQLWebSocket({ server, yoga, log, contextFor: webSocketContext, messageLimit: config.bodyLimitBytes });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

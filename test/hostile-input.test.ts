@@ -11,7 +11,8 @@
 // the contract's shape, before; none may change anything. So did a query string naming a
 // parameter twice, which the REST routes and Yoga read differently, and a body sent with a
 // Content-Encoding, which nothing decoded (both in src/http/plugins/use-input-encoding.ts), and
-// a page cursor edited to hold a NUL (src/db/keyset.ts: only a cursor the service wrote is read).
+// a page cursor edited to hold a NUL (src/db/keyset.ts: only a cursor the service wrote is read), and
+// a WebSocket message over the body limit (src/graphql/ws.ts: closed with 1009).
 import { connect } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
@@ -432,6 +433,15 @@ describe('GraphQL', () => {
       [[init, `{"id":"3","type":"subscribe","payload":{"query":${rename},"extensions":{"${long}":1,"${long}":2}}}`], 'Invalid message received: it names a key twice in one object'],
     ];
     for (const [messages, reason] of cases) expect(await webSocketExchange(messages), messages.at(-1)).toEqual({ code: 4400, reason });
+    expect(await state()).toBe(before);
+  });
+
+  it('closes a WebSocket whose message is over the body limit with 1009 (Message Too Big), running nothing (ws took 100 MiB, parsed and ran it)', async () => {
+    const before = await state();
+    const init = JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } });
+    const rename = (pad: number) => JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'mutation ($name: String!) { updateMe(name: $name) { name } }', variables: { name: 'Evil', pad: 'x'.repeat(pad) } } });
+    // BODY_LIMIT_BYTES (1 MiB), as a POST's body: a message one KiB over it.
+    expect(await webSocketExchange([init, rename(1024 * 1024 + 1024)])).toMatchObject({ code: 1009 });
     expect(await state()).toBe(before);
   });
 

@@ -37,13 +37,18 @@ export function attachGraphQLWebSocket({
   yoga,
   log,
   contextFor,
+  messageLimit,
 }: {
   server: Server;
   yoga: YogaServerInstance<NodeServerContext, RequestContext>;
   log: Logger;
   contextFor(request: IncomingMessage, authorization: string | undefined): RequestContext;
+  /** The largest message, in bytes: BODY_LIMIT_BYTES, as for a request body. */
+  messageLimit: number;
 }) {
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  // A larger message closes the socket with 1009 (Message Too Big) before it is parsed; ws's
+  // default took 100 MiB, parsed and ran it, where HTTP refuses a body over the limit with 413.
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: messageLimit });
   const refused = refuseDuplicateKeys(wss);
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatGraphQLError(e, log).toJSON());
   const handle = useServer<Record<string, unknown> | undefined, Extra>(
