@@ -98,6 +98,7 @@ const envSchema = z.object({
   WEBHOOK_LOG_RETENTION_DAYS: int(1).default(30),
   EVENT_RETENTION_DAYS: int(1).default(7),
   SUBSCRIPTION_BUFFER: int(1).default(1000),
+  SSE_RESERVATION_TTL: duration.default(30_000),
   DB_POOL_SIZE: int(1, 1000).default(20),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -143,6 +144,8 @@ export type Config = Readonly<{
   eventRetentionDays: number;
   /** A subscriber further behind than this many events is ended with SUBSCRIBER_TOO_SLOW. */
   subscriptionBuffer: number;
+  /** How long a graphql-sse reservation waits for its stream before it is ended. */
+  sseReservationTtlMs: number;
   dbPoolSize: number;
   logLevel: string;
   seed: boolean;
@@ -209,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     subscriptionBuffer: e.SUBSCRIPTION_BUFFER,
+    sseReservationTtlMs: e.SSE_RESERVATION_TTL,
     dbPoolSize: e.DB_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
     seed: !production && e.SEED === 'auto',

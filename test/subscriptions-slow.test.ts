@@ -6,6 +6,8 @@
 // reads again it gets what was sent before it fell behind, then SUBSCRIBER_TOO_SLOW naming the
 // last event it received, then the end of the operation; resuming with `after` = that id gets
 // every later event, with no gap and no duplicate. A subscriber that keeps reading is not ended.
+// graphql-sse's reservations: results for one whose stream has not connected wait like a paused
+// reader's, and one that no stream connects to within SSE_RESERVATION_TTL is ended.
 import { randomBytes } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
@@ -84,14 +86,27 @@ function sse(server: TestServer, token: string, query: string, variables: { afte
   return sub;
 }
 
-/** graphql-sse's single-connection mode: PUT a reservation, GET the stream, POST the operation. */
-async function sseSingle(server: TestServer, token: string, query: string): Promise<RawSub> {
-  const auth = { authorization: `Bearer ${token}` };
-  const reserved = await fetch(`${server.url}/graphql/stream`, { method: 'PUT', headers: auth });
+/** PUT /graphql/stream: a reservation's token (graphql-sse's single-connection mode). */
+async function reserve(server: TestServer, token: string): Promise<string> {
+  const reserved = await fetch(`${server.url}/graphql/stream`, { method: 'PUT', headers: { authorization: `Bearer ${token}` } });
   expect(reserved.status).toBe(201);
-  const streamToken = await reserved.text();
+  return reserved.text();
+}
+
+/** POST an operation to a reservation: 202, its results go to the reservation's stream. */
+async function sendOperation(server: TestServer, token: string, streamToken: string, query: string): Promise<void> {
+  const operation = await fetch(`${server.url}/graphql/stream`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-graphql-event-stream-token': streamToken },
+    body: JSON.stringify({ query, extensions: { operationId: 'slow' } }),
+  });
+  expect(operation.status).toBe(202);
+}
+
+/** GET a reservation's stream; resolves once its response has started. */
+async function connectStream(server: TestServer, token: string, streamToken: string): Promise<RawSub> {
   let response: IncomingMessage | undefined;
-  const req = request(`${server.url}/graphql/stream`, { headers: { ...auth, accept: 'text/event-stream', 'x-graphql-event-stream-token': streamToken } });
+  const req = request(`${server.url}/graphql/stream`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', 'x-graphql-event-stream-token': streamToken } });
   const sub: RawSub = { events: [], errors: [], completed: false, ...pausable(() => response), close: () => req.destroy() };
   await new Promise<void>((resolve, reject) => {
     req.on('response', (res) => {
@@ -105,12 +120,14 @@ async function sseSingle(server: TestServer, token: string, query: string): Prom
     req.on('error', reject);
     req.end();
   });
-  const operation = await fetch(`${server.url}/graphql/stream`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json', 'x-graphql-event-stream-token': streamToken },
-    body: JSON.stringify({ query, extensions: { operationId: 'slow' } }),
-  });
-  expect(operation.status).toBe(202);
+  return sub;
+}
+
+/** graphql-sse's single-connection mode: PUT a reservation, GET the stream, POST the operation. */
+async function sseSingle(server: TestServer, token: string, query: string): Promise<RawSub> {
+  const streamToken = await reserve(server, token);
+  const sub = await connectStream(server, token, streamToken);
+  await sendOperation(server, token, streamToken, query);
   return sub;
 }
 
@@ -228,5 +245,57 @@ describe('a subscriber that stops reading', () => {
     expect(resumed.errors).toEqual([]);
     expect(ours(slow).length + ours(resumed).length).toBe(EVENTS);
     for (const s of [slow, reading, resumed]) s.close();
+  });
+
+  it('graphql-sse: results for a reservation whose stream has not connected wait in the event stream like a paused reader\'s (graphql-sse queued all of them)', SLOW, async () => {
+    const streamToken = await reserve(server, token);
+    await sendOperation(server, token, streamToken, LARGE);
+    const reading = sse(server, token, SMALL);
+    subs.push(reading);
+    await goLive([reading]);
+    const tag = randomBytes(4).toString('hex');
+    await commitLarge(tag, EVENTS);
+    await waitFor('the reading subscriber to receive every event', () => reading.events.filter((e) => e.path.startsWith(`/slow/${tag}/`)).length === EVENTS, 60_000);
+
+    // Connected at last: what it gets is bounded by the buffer, then SUBSCRIBER_TOO_SLOW.
+    const late = await connectStream(server, token, streamToken);
+    subs.push(late);
+    await waitFor('the late stream to be ended', () => late.completed, 60_000);
+    expect(late.events.filter((e) => e.path.startsWith(`/slow/${tag}/`)).length).toBeLessThan(EVENTS);
+    expect(late.errors.map((e) => e.extensions?.code)).toEqual(['SUBSCRIBER_TOO_SLOW']);
+    for (const s of [reading, late]) s.close();
+  });
+});
+
+describe('a graphql-sse reservation no stream connects to (SSE_RESERVATION_TTL=1s)', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { ...NO_RATE_LIMITS, SSE_RESERVATION_TTL: '1s' } });
+    token = (await client(server.url).loginAs('grace')).token;
+  });
+  afterAll(() => server?.stop());
+
+  it('is ended after the TTL (each one held ~2.2 kB for the life of the process), and one connected in time streams on', async () => {
+    const abandoned = await reserve(server, token);
+    await sendOperation(server, token, abandoned, SMALL);
+    const kept = await reserve(server, token);
+    const stream = await connectStream(server, token, kept);
+    await sendOperation(server, token, kept, SMALL);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+    // graphql-sse no longer knows the token: an operation for it is refused.
+    const late = await fetch(`${server.url}/graphql/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-graphql-event-stream-token': abandoned },
+      body: JSON.stringify({ query: SMALL, extensions: { operationId: 'late' } }),
+    });
+    expect(late.status).toBe(404);
+    expect(await late.json()).toMatchObject({ errors: [{ message: 'Stream not found', extensions: { code: 'NOT_FOUND', status: 404 } }] });
+    // The connected one still delivers.
+    await client(server.url).post('/api/analytics/views', { path: '/reservation/kept' });
+    await waitFor('the connected stream to receive the event', () => stream.events.some((e) => e.path === '/reservation/kept'), 10_000);
+    expect(stream.completed).toBe(false);
+    stream.close();
   });
 });

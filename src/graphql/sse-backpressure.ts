@@ -6,9 +6,15 @@
 // Its `onNext` hook is awaited before each result is queued, so here it waits while the stream's
 // node response is full (`writableNeedDrain`): the results stay unpulled in the event stream,
 // where SUBSCRIPTION_BUFFER bounds them (measured: README, "Bounded subscribers").
+// Reservations (single-connection mode's PUT) are kept by graphql-sse until their stream connects
+// and closes, with no end of their own: each one that never connected held ~2.2 kB for the life of
+// the process, and graphql-sse takes operations for it before its GET ("flushed on connect"),
+// queueing every result for a stream that may never come. So a reservation is ended when no
+// stream has connected to it within SSE_RESERVATION_TTL, and until one does, its operations'
+// results wait in the event stream as a paused reader's do.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
-import type { Plugin } from 'graphql-yoga';
+import type { FetchAPI, Plugin } from 'graphql-yoga';
 import type { NodeServerContext } from '../http/plugins/server-context.js';
 
 /** graphql-sse's names for the single-connection mode's token (graphql-sse/lib/common). */
@@ -64,12 +70,55 @@ function drained(res: ServerResponse): Promise<void> | undefined {
   return wait;
 }
 
+/** A reservation no stream has connected to yet: its expiry, and what waits for its stream. */
+interface Reservation {
+  timer: ReturnType<typeof setTimeout>;
+  connected?: { promise: Promise<void>; resolve: () => void };
+}
+
+/** The reservations whose stream has not connected, by token; `expire` ends one at its deadline. */
+function reservations(ttlMs: number, expire: (token: string) => void) {
+  const open = new Map<string, Reservation>();
+  /** Its stream connected, or it expired: whatever waits for it goes on. */
+  const settle = (token: string) => {
+    const reservation = open.get(token);
+    if (!reservation) return;
+    open.delete(token);
+    clearTimeout(reservation.timer);
+    reservation.connected?.resolve();
+  };
+  return {
+    add(token: string): void {
+      settle(token);
+      const timer = setTimeout(() => {
+        settle(token);
+        expire(token);
+      }, ttlMs);
+      timer.unref();
+      open.set(token, { timer });
+    },
+    connect: settle,
+    /** Resolves when the stream of reservation `token` connects or it expires; undefined when it is not waiting. */
+    connected(token: string): Promise<void> | undefined {
+      const reservation = open.get(token);
+      if (!reservation) return undefined;
+      if (!reservation.connected) {
+        let resolve!: () => void;
+        const promise = new Promise<void>((r) => (resolve = r));
+        reservation.connected = { promise, resolve };
+      }
+      return reservation.connected.promise;
+    },
+  };
+}
+
 /** Yoga's graphql-sse plugin at `endpoint`, preceded by the plugin that finds each stream's response. */
-export function useGraphQLSSEWithBackpressure(endpoint: string): Plugin<object, NodeServerContext>[] {
+export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtlMs }: { reservationTtlMs: number }): Plugin<object, NodeServerContext>[] {
   /** Single-connection mode: the stream (GET with a token) by its token; operations name the token. */
   const streamsByToken = new Map<string, ServerResponse>();
   /** Distinct-connections mode: the operation's own request is the stream. */
   const streamsByRequest = new WeakMap<Request, ServerResponse>();
+  const reserved = reservations(reservationTtlMs, (token) => endReservation(token));
 
   const findStreams: Plugin<object, NodeServerContext> = {
     onRequest({ request, serverContext }) {
@@ -80,6 +129,7 @@ export function useGraphQLSSEWithBackpressure(endpoint: string): Plugin<object, 
       const token = tokenOf(request);
       if (!token) return;
       streamsByToken.set(token, res);
+      reserved.connect(token);
       res.once('close', () => {
         if (streamsByToken.get(token) === res) streamsByToken.delete(token);
       });
@@ -91,17 +141,41 @@ export function useGraphQLSSEWithBackpressure(endpoint: string): Plugin<object, 
       const token = tokenOf(req.raw);
       const res = streamsByRequest.get(req.raw) ?? (token ? streamsByToken.get(token) : undefined);
       if (res) await drained(res);
+      // A reservation whose stream has not connected yet: its results stay in the event stream.
+      else if (token) await reserved.connected(token);
     },
   });
   // Its refusals get their codes as it hands them over: only its own responses are looked at
   // (an onResponse hook would cost every request of every path its payload, 1.2 kB measured).
+  // A reservation's token is what its 201 says (graphql-sse makes it, or takes the client's).
   const handle = graphqlSse.onRequest!;
+  const answer = async (response: Response, request: Request, fetchAPI: FetchAPI): Promise<Response> => {
+    if (response.status >= 400) return codedRefusal(response, fetchAPI.Response);
+    if (request.method !== 'PUT' || response.status !== 201) return response;
+    const token = await response.text();
+    reserved.add(token);
+    return new fetchAPI.Response(token, response);
+  };
   graphqlSse.onRequest = (payload) =>
-    payload.url.pathname.endsWith(endpoint)
-      ? handle({
-          ...payload,
-          endResponse: (response) => (response.status < 400 ? payload.endResponse(response) : codedRefusal(response, payload.fetchAPI.Response).then(payload.endResponse)),
-        })
-      : undefined;
+    payload.url.pathname.endsWith(endpoint) ? handle({ ...payload, endResponse: (response) => answer(response, payload.request, payload.fetchAPI).then(payload.endResponse) }) : undefined;
+
+  /**
+   * Ends a reservation as a client would: a stream connects to it and is closed at once, so
+   * graphql-sse drops it and ends its operations. Handed straight to the plugin (which reads the
+   * request, its server context and endResponse): not a client's request, it passes no other hook.
+   */
+  let fetchAPI: FetchAPI | undefined;
+  const init = graphqlSse.onYogaInit!;
+  graphqlSse.onYogaInit = (payload) => {
+    fetchAPI = payload.yoga.fetchAPI;
+    return init(payload);
+  };
+  function endReservation(token: string): void {
+    if (!fetchAPI) return;
+    const url = new URL(`http://localhost${endpoint}?${TOKEN_QUERY}=${encodeURIComponent(token)}`);
+    const request = new fetchAPI.Request(url, { headers: { accept: 'text/event-stream' } });
+    const endResponse = (response: Response) => void response.body?.cancel().catch(() => undefined);
+    void handle({ request, url, fetchAPI, serverContext: {}, endResponse } as unknown as Parameters<typeof handle>[0]);
+  }
   return [findStreams, graphqlSse as Plugin<object, NodeServerContext>];
 }
