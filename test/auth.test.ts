@@ -269,6 +269,17 @@ describe('login throttle', () => {
     expect(Number(failures[0]!.n)).toBe(statuses.filter((s) => s === 401).length);
   });
 
+  it('forgets failures once they are older than 15 minutes, whatever e-mail they were for (each stayed in the database forever)', async () => {
+    const tried = unique('tried-once');
+    for (let i = 0; i < 3; i++) expect((await api.post('/api/auth/login', { email: tried, password: 'wrong-password' })).status).toBe(401);
+    const count = async () => Number((await sql<{ n: string }>('SELECT count(*) AS n FROM "LoginFailure" WHERE email = $1', [tried]))[0]!.n);
+    expect(await count()).toBe(3);
+    await sql(`UPDATE "LoginFailure" SET at = at - interval '16 minutes' WHERE email = $1`, [tried]);
+    // Someone else's attempt, right or wrong, clears them.
+    expect((await api.post('/api/auth/login', { email: unique('someone-else'), password: 'wrong-password' })).status).toBe(401);
+    expect(await count()).toBe(0);
+  });
+
   it('frees the window once the failures are older than 15 minutes', async () => {
     const account = await register('aged');
     for (let i = 0; i < 10; i++) {

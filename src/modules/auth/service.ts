@@ -201,6 +201,9 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
   async function claimAttempt(email: string): Promise<bigint> {
     const attempt = await db.loginFailure.create({ data: { email }, select: { id: true } });
     const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
+    // Failures older than the window count for nothing, whoever's: each attempt forgets them, so
+    // the table holds one window of attempts (failures for e-mails tried once stayed forever).
+    await db.loginFailure.deleteMany({ where: { at: { lte: since } } });
     const recent = await db.loginFailure.findMany({
       where: { email, at: { gt: since } },
       orderBy: { id: 'desc' },
