@@ -3,7 +3,8 @@
 // events a subscription replaying from the same cursor gives (same ids, same order, same
 // fields), `types` and `since` filter, the default page is 100, hostile values are a 400 naming
 // the field, credentials are required, an expired cursor is refused, and on a long history the
-// statement the server sends reads the position index, not the history.
+// statement the server sends reads the position index, not the history (and, for rarely written
+// types, the index of names, not the page views).
 import { randomBytes } from 'node:crypto';
 import { createClient as createSseClient } from 'graphql-sse';
 import pg from 'pg';
@@ -349,6 +350,36 @@ describe('the event list on a long history (PostgreSQL)', () => {
       expect(text).not.toContain('Seq Scan');
       expect(text).not.toContain('"Node Type":"Sort"');
       // The index is entered at the cursor: the rows it reads are the page, not the history.
+      const rows = [...text.matchAll(/"Actual Rows":(\d+)/g)].map((m) => Number(m[1]));
+      expect(Math.max(...rows)).toBeLessThanOrEqual(11);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('reads a page of rarely written types through the index of names: the rows read do not grow with the page views (it read them all)', async () => {
+    // 100,000 page views after every user.created event, as a busy week would have.
+    const db = new pg.Client({ connectionString: h.server.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`
+        INSERT INTO "Event" (id, type, payload, "createdAt", position)
+        SELECT 'evt_z' || lpad(to_hex(g), 25, '0'), 'analytics.hit',
+               jsonb_build_object('event', 'analytics.hit', 'timestamp', '2026-01-01T00:00:00.000Z', 'path', '/busy/' || g),
+               now(), base.p + g
+          FROM generate_series(1, 100000) g, (SELECT COALESCE(MAX(position), 0) AS p FROM "Event") base`);
+      await db.query('ANALYZE "Event"');
+      h.server.queries.length = 0;
+      const reply = await h.api.get('/api/v1/events?limit=10&types=user.created', { token: h.ada });
+      expect(reply.status).toBe(200);
+      expect((reply.body as Page).items.every((e) => e.event === 'user.created')).toBe(true);
+      const page = h.server.queries.find((q) => /FROM "public"."Event" WHERE .*"position" > \$1/.test(q) && /ORDER BY .*"position" ASC/.test(q));
+      expect(page, h.server.queries.join('\n')).toBeDefined();
+      await db.query(`PREPARE typed AS ${page!}`);
+      const plan = (await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE typed(0, 'user.created', 11, 0)`)).rows[0]!['QUERY PLAN'];
+      const text = JSON.stringify(plan);
+      expect(text).toContain('"Index Name":"Event_type_position_idx"');
+      expect(text).not.toContain('Seq Scan');
       const rows = [...text.matchAll(/"Actual Rows":(\d+)/g)].map((m) => Number(m[1]));
       expect(Math.max(...rows)).toBeLessThanOrEqual(11);
     } finally {
