@@ -16,6 +16,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import type { FetchAPI, Plugin } from 'graphql-yoga';
 import type { NodeServerContext } from '../http/plugins/server-context.js';
+import type { Logger } from '../logger.js';
 
 /** graphql-sse's names for the single-connection mode's token (graphql-sse/lib/common). */
 const TOKEN_HEADER = 'x-graphql-event-stream-token';
@@ -113,7 +114,7 @@ function reservations(ttlMs: number, expire: (token: string) => void) {
 }
 
 /** Yoga's graphql-sse plugin at `endpoint`, preceded by the plugin that finds each stream's response. */
-export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtlMs }: { reservationTtlMs: number }): Plugin<object, NodeServerContext>[] {
+export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtlMs, log }: { reservationTtlMs: number; log: Logger }): Plugin<object, NodeServerContext>[] {
   /** Single-connection mode: the stream (GET with a token) by its token; operations name the token. */
   const streamsByToken = new Map<string, ServerResponse>();
   /** Distinct-connections mode: the operation's own request is the stream. */
@@ -175,7 +176,9 @@ export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtl
     const url = new URL(`http://localhost${endpoint}?${TOKEN_QUERY}=${encodeURIComponent(token)}`);
     const request = new fetchAPI.Request(url, { headers: { accept: 'text/event-stream' } });
     const endResponse = (response: Response) => void response.body?.cancel().catch(() => undefined);
-    void handle({ request, url, fetchAPI, serverContext: {}, endResponse } as unknown as Parameters<typeof handle>[0]);
+    Promise.resolve(handle({ request, url, fetchAPI, serverContext: {}, endResponse } as unknown as Parameters<typeof handle>[0])).catch((err: unknown) =>
+      log.warn({ err }, 'graphql-sse: could not end an expired reservation'),
+    );
   }
   return [findStreams, graphqlSse as Plugin<object, NodeServerContext>];
 }

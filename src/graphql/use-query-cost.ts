@@ -12,7 +12,7 @@ import { BREAK, getOperationAST, Kind, TypeInfo, visit, visitWithTypeInfo, type 
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { isGraphQLError } from './errors.js';
 
-/** The largest cost an operation may have. 100 lessons with their authors and each author's 100 latest (title and pageInfo) cost 60,601; one level more, 3 million. */
+/** The largest cost an operation may have. 100 lessons with their authors and each author's 100 latest (title and pageInfo) cost 60,601; one level more, 5 million. */
 export const MAX_QUERY_COST = 100_000;
 
 /** The one operation that runs, with the fragments: complexityFromQuery measures the first operation. */
