@@ -36,6 +36,7 @@ import type { EventBus } from './modules/events/bus.js';
 import type { OnCommitted } from './modules/events/outbox.js';
 import { useSharedSubscriptions } from './modules/events/shared-execution.js';
 import { useSubscriptionSSE } from './graphql/sse-result.js';
+import { parserCaches, persistedQueryStore } from './graphql/document-caches.js';
 import { useQueryCost } from './graphql/use-query-cost.js';
 import { useNoNul } from './graphql/use-no-nul.js';
 import type { RateLimitStore } from './modules/limits/index.js';
@@ -87,6 +88,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
     // own limit would stream that already-read body again through a TransformStream.
     maxRequestBodySize: false,
     logging: false,
+    // Parsed documents and parse errors, bounded by size (src/graphql/document-caches.ts).
+    parserAndValidationCache: parserCaches(),
     // CORS is useCors's: Yoga's would answer every OPTIONS itself.
     cors: false,
     maskedErrors: { maskError: (error) => maskGraphQLError(error, log) },
@@ -119,7 +122,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       ...useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH, { reservationTtlMs: config.sseReservationTtlMs, log }),
       // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per
       // instance (a miss costs a client one resend of the document, never an error it sees).
-      useAPQ(),
+      useAPQ({ store: persistedQueryStore() }),
       ...useCachedQueries({ cache: responseCache.cache, schema, path: GRAPHQL_PATH }),
       useDeferStream(),
       useBadRequestStatus(),

@@ -20,7 +20,8 @@ import { createClient as createWsClient } from 'graphql-ws';
 import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateKey } from '../src/http/body.js';
-import { getIntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery, Lexer, parse, Source, TokenKind } from 'graphql';
+import { parserCaches, persistedQueryStore } from '../src/graphql/document-caches.js';
 import { documentNesting, MAX_DOCUMENT_NESTING } from '../src/graphql/use-no-nul.js';
 import { inputProblem } from '../src/http/validation.js';
 import { expectError } from './support/assert.js';
@@ -459,6 +460,41 @@ describe('GraphQL', () => {
     expect(documentNesting(getIntrospectionQuery())).toBeLessThan(MAX_DOCUMENT_NESTING);
   });
 
+  it('refuses a document of more than 1000 tokens as a syntax error, over POST and GET (twenty distinct 1 MB documents kept 1.9 GB of parsed AST)', async () => {
+    // A list of event names as a default value: a token each ("user.created" twice is allowed).
+    const tokens = (n: number) => `query ($t: [String!] = [${' "user.created"'.repeat(n - 31)}]) { events(types: $t, first: 1) { edges { cursor } } }`;
+    expect(tokenCount(tokens(1_000))).toBe(1_000);
+    const tooMany = await gql(tokens(1_001));
+    expect(tooMany.status).toBeLessThan(500);
+    expect(tooMany.body.errors).toEqual([
+      expect.objectContaining({ message: 'Syntax Error: Document contains more that 1000 tokens. Parsing aborted.', extensions: expect.objectContaining({ code: 'GRAPHQL_PARSE_FAILED' }) }),
+    ]);
+    const overGet = await api.get(`/graphql?query=${encodeURIComponent(`{${' a'.repeat(1_000)} }`)}`);
+    expect(overGet.body.errors?.[0]?.message).toBe('Syntax Error: Document contains more that 1000 tokens. Parsing aborted.');
+    // 1000 run (the standard introspection query has fewer than 200).
+    const fits = await gql(tokens(1_000));
+    expect(fits.body.errors, fits.text.slice(0, 300)).toBeUndefined();
+    expect(tokenCount(getIntrospectionQuery())).toBeLessThan(200);
+  });
+
+  it('keeps parsed documents, parse errors and persisted queries within a size, not only a count (a 1 MB comment was a 1 MB cache key, 1,024 of them)', () => {
+    const { documentCache, errorCache } = parserCaches();
+    const persisted = persistedQueryStore();
+    const padded = (i: number) => `{ docs { id } } # ${i} ${'x'.repeat(1_000_000)}`;
+    const document = parse('{ docs { id } }');
+    for (let i = 0; i < 100; i++) {
+      documentCache.set(padded(i), document);
+      errorCache.set(padded(i), new Error('Syntax Error'));
+      persisted.set(String(i), padded(i));
+    }
+    // Each holds what its budget allows (50, 10 and 10 MB), the newest first: not a hundred.
+    expect(documentCache.size).toBe(49);
+    expect(errorCache.size).toBe(9);
+    expect(persisted.size).toBe(9);
+    expect(documentCache.has(padded(99))).toBe(true);
+    expect(documentCache.has(padded(0))).toBe(false);
+  });
+
   it('refuses a subscription whose `after` id no event can have with BAD_USER_INPUT (NUL reached PostgreSQL: "Unexpected error.")', async () => {
     for (const after of ['evt_\\u0000', 'x'.repeat(100)]) {
       const res = await fetch(`${server.url}/graphql`, {
@@ -482,6 +518,14 @@ describe('GraphQL', () => {
     }
   });
 });
+
+/** The tokens of a GraphQL document, as graphql-js's maxTokens counts them. */
+function tokenCount(text: string): number {
+  const lexer = new Lexer(new Source(text));
+  let count = 0;
+  while (lexer.advance().kind !== TokenKind.EOF) count++;
+  return count;
+}
 
 /** Opens a graphql-ws connection, sends `messages` (each after the previous one's answer, if any), and resolves how it closed. */
 function webSocketExchange(messages: string[]): Promise<{ code: number; reason: string }> {

@@ -3,11 +3,14 @@
 // surrogate, or a variable nested too deeply, ends the operation before any resolver runs, with a
 // BAD_USER_INPUT error naming it, as REST's 400 does. And a document nested deeper than any real
 // one is a syntax error before it is parsed: graphql-js parses recursively, and a few thousand
-// levels (`{ me { me { …`, 25 kB) overflowed its stack, a RangeError masked as "Unexpected error.". `ID` arguments are left to the
-// services, which answer an id no row can have with their NOT_FOUND, as the REST paths do.
+// levels (`{ me { me { …`, 25 kB) overflowed its stack, a RangeError masked as "Unexpected error.".
+// A document of more than MAX_DOCUMENT_TOKENS is refused as it is parsed (graphql-js's maxTokens),
+// so no huge AST is built or cached (src/graphql/document-caches.ts). `ID` arguments are left to
+// the services, which answer an id no row can have with their NOT_FOUND, as the REST paths do.
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import {
   BREAK,
+  parse,
   getNamedType,
   Kind,
   TypeInfo,
@@ -20,6 +23,7 @@ import {
 } from 'graphql';
 import { badInput } from '../errors.js';
 import { inputProblem, stringProblem } from '../http/validation.js';
+import { MAX_DOCUMENT_TOKENS } from './document-caches.js';
 
 const isId = (schema: GraphQLSchema, definition: VariableDefinitionNode) => {
   const type = typeFromAST(schema, definition.type);
@@ -87,6 +91,9 @@ export function documentNesting(source: string, limit = MAX_DOCUMENT_NESTING): n
   return deepest;
 }
 
+/** graphql-js's parse, stopping at MAX_DOCUMENT_TOKENS ("Document contains more than 1000 tokens. Parsing aborted."). */
+const parseWithTokenLimit: typeof parse = (source, options) => parse(source, { ...options, maxTokens: MAX_DOCUMENT_TOKENS });
+
 export function useNoNul(): Plugin {
   const refuse = (schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>> | undefined) => {
     const refused = refusedField(schema, document, variables);
@@ -97,12 +104,14 @@ export function useNoNul(): Plugin {
     return { data: null, errors: [createGraphQLError(error.message, { extensions: { code: error.code, status: error.status, details: error.details } })] };
   };
   return {
-    onParse({ params }) {
+    onParse({ params, setParseFn }) {
       const source: unknown = params.source;
       const text = typeof source === 'string' ? source : (source as { body?: unknown } | undefined)?.body;
       if (typeof text === 'string' && documentNesting(text) > MAX_DOCUMENT_NESTING) {
         throw createGraphQLError(`Syntax Error: the document is nested more than ${MAX_DOCUMENT_NESTING} levels deep.`, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
       }
+      // A parse that Yoga's cache does not answer stops at MAX_DOCUMENT_TOKENS (graphql-js's own limit).
+      setParseFn(parseWithTokenLimit);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const result = refuse(args.schema, args.document, args.variableValues ?? undefined);
