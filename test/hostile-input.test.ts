@@ -18,7 +18,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
 import { createClient as createWsClient } from 'graphql-ws';
 import { createClient as createSseClient } from 'graphql-sse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { duplicateKey } from '../src/http/body.js';
 import { getIntrospectionQuery, Lexer, parse, Source, TokenKind } from 'graphql';
 import { parserCaches, persistedQueryStore } from '../src/graphql/document-caches.js';
@@ -442,7 +442,15 @@ describe('GraphQL', () => {
     const init = JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } });
     const rename = (pad: number) => JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'mutation ($name: String!) { updateMe(name: $name) { name } }', variables: { name: 'Evil', pad: 'x'.repeat(pad) } } });
     // BODY_LIMIT_BYTES (1 MiB), as a POST's body: a message one KiB over it.
-    expect(await webSocketExchange([init, rename(1024 * 1024 + 1024)])).toMatchObject({ code: 1009 });
+    const printed = vi.spyOn(console, 'error');
+    try {
+      expect(await webSocketExchange([init, rename(1024 * 1024 + 1024)])).toMatchObject({ code: 1009 });
+      // One line in the service's log, not a stack trace on the console (graphql-ws printed one).
+      await expect.poll(() => server.logs.some((l) => l.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' && l.msg === 'websocket closed: the client broke the protocol')).toBe(true);
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
     expect(await state()).toBe(before);
   });
 

@@ -99,6 +99,7 @@ export function attachGraphQLWebSocket({
     },
     wss,
   );
+  logSocketErrors(wss, log);
   return {
     async close(): Promise<void> {
       for (const client of wss.clients) client.close(1001, 'Going away');
@@ -106,6 +107,28 @@ export function attachGraphQLWebSocket({
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A socket's errors go to the service's log. graphql-ws printed each one to the console with its
+ * stack ("Internal error emitted on a WebSocket socket. Please check your implementation."), even
+ * those a client causes, which ws reports after closing the socket itself with the matching code
+ * (a message over the limit: 1009; bytes that are not UTF-8: 1007; a broken frame: 1002). Those
+ * (ws's `WS_ERR_…` codes) are one info line; anything else is an error, and the socket is closed
+ * with 1011 as graphql-ws did. Registered after useServer's listener, whose handler it replaces.
+ */
+function logSocketErrors(wss: WebSocketServer, log: Logger): void {
+  wss.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (err: Error & { code?: unknown }) => {
+      if (typeof err.code === 'string' && err.code.startsWith('WS_ERR_')) {
+        log.info({ code: err.code, reason: err.message }, 'websocket closed: the client broke the protocol');
+        return;
+      }
+      log.error({ err }, 'websocket error');
+      socket.close(CloseCode.InternalServerError, 'Internal server error');
+    });
+  });
 }
 
 /**
