@@ -58,9 +58,18 @@ export function maskGraphQLError(error: unknown, log: Logger): Error {
     return createGraphQLError('Unexpected error.', { nodes: gqlError?.nodes, path: gqlError?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   }
   if (appError.code === 'UNAVAILABLE') log.error({ err: original }, 'database unavailable');
+  return appGraphQLError(appError, gqlError);
+}
+
+/**
+ * An AppError as a GraphQL error: its message, and `extensions.code`, `status` and `details`.
+ * For the mask above (which passes the located error, for its nodes and path) and for the plugins
+ * that refuse an operation before it runs with a result of their own, which is not masked again.
+ */
+export function appGraphQLError(appError: AppError, located?: Pick<GraphQLError, 'nodes' | 'path'>): GraphQLError {
   return createGraphQLError(appError.message, {
-    nodes: gqlError?.nodes,
-    path: gqlError?.path,
+    nodes: located?.nodes,
+    path: located?.path,
     extensions: {
       code: appError.code,
       status: appError.status,

@@ -24,6 +24,7 @@ import {
 import { badInput } from '../errors.js';
 import { inputProblem, stringProblem } from '../http/validation.js';
 import { MAX_DOCUMENT_TOKENS } from './document-caches.js';
+import { appGraphQLError } from './errors.js';
 
 const isId = (schema: GraphQLSchema, definition: VariableDefinitionNode) => {
   const type = typeFromAST(schema, definition.type);
@@ -100,8 +101,7 @@ export function useNoNul(): Plugin {
     if (!refused) return undefined;
     // The shape the error mask gives every AppError (src/graphql/errors.ts): a result set here is
     // not masked again. `data: null`, as when a resolver refuses its input.
-    const error = badInput(refused.field, refused.problem);
-    return { data: null, errors: [createGraphQLError(error.message, { extensions: { code: error.code, status: error.status, details: error.details } })] };
+    return { data: null, errors: [appGraphQLError(badInput(refused.field, refused.problem))] };
   };
   return {
     onParse({ params, setParseFn }) {

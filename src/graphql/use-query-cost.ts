@@ -9,8 +9,9 @@
 // request that sends the same text).
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { BREAK, getOperationAST, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { isGraphQLError } from './errors.js';
+import type { Plugin } from 'graphql-yoga';
+import { AppError } from '../errors.js';
+import { appGraphQLError, isGraphQLError } from './errors.js';
 
 /** The largest cost an operation may have. 100 lessons with their authors and each author's 100 latest (title and pageInfo) cost 60,601; one level more, 5 million. */
 export const MAX_QUERY_COST = 100_000;
@@ -24,10 +25,8 @@ function selectedOperation(document: DocumentNode, operationName: string | null 
   return { ...document, definitions: [operation, ...document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)] };
 }
 
-/** The operation's cost, or undefined when it cannot run anyway (graphql-js reports why). */
-export function queryCost(args: Pick<ExecutionArgs, 'schema' | 'document' | 'operationName' | 'variableValues' | 'contextValue'>): number | undefined {
-  const document = selectedOperation(args.document, args.operationName);
-  if (!document) return undefined;
+/** The cost of `document`'s one operation, or undefined when it cannot run anyway (graphql-js reports why). */
+function queryCost(document: DocumentNode, args: Pick<ExecutionArgs, 'schema' | 'variableValues' | 'contextValue'>): number | undefined {
   try {
     return complexityFromQuery(document, { schema: args.schema, ctx: (args.contextValue ?? {}) as object, variables: { ...args.variableValues } }).complexity;
   } catch (error) {
@@ -60,10 +59,11 @@ export function useQueryCost(max = MAX_QUERY_COST): Plugin {
   const costOf = (args: ExecutionArgs): number | undefined => {
     const known = fixedCosts.get(args.document);
     if (typeof known === 'number') return known;
-    const cost = queryCost(args);
+    const operation = selectedOperation(args.document, args.operationName);
+    const cost = operation && queryCost(operation, args);
     if (known === undefined && cost !== undefined) {
-      const single = args.document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1;
-      fixedCosts.set(args.document, single && !hasArgumentCosts(args.schema, args.document) ? cost : null);
+      // A document of one operation is measured as it is (selectedOperation hands it back).
+      fixedCosts.set(args.document, operation === args.document && !hasArgumentCosts(args.schema, args.document) ? cost : null);
     }
     return cost;
   };
@@ -71,7 +71,7 @@ export function useQueryCost(max = MAX_QUERY_COST): Plugin {
     const cost = costOf(args);
     if (cost === undefined || cost <= max) return undefined;
     const message = `Query cost ${cost} exceeds the limit of ${max}: ask for fewer nodes (first) or fewer fields. Each field costs 1, and a connection counts what is inside it once per node its first asks for.`;
-    return { errors: [createGraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', status: 400, details: { cost, limit: max } } })] };
+    return { errors: [appGraphQLError(new AppError('BAD_USER_INPUT', message, { details: { cost, limit: max } }))] };
   };
   return {
     onExecute({ args, setResultAndStopExecution }) {
