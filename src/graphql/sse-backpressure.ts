@@ -165,18 +165,11 @@ export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtl
    * graphql-sse drops it and ends its operations. Handed straight to the plugin (which reads the
    * request, its server context and endResponse): not a client's request, it passes no other hook.
    */
-  let fetchAPI: FetchAPI | undefined;
-  const init = graphqlSse.onYogaInit!;
-  graphqlSse.onYogaInit = (payload) => {
-    fetchAPI = payload.yoga.fetchAPI;
-    return init(payload);
-  };
   function endReservation(token: string): void {
-    if (!fetchAPI) return;
     const url = new URL(`http://localhost${endpoint}?${TOKEN_QUERY}=${encodeURIComponent(token)}`);
-    const request = new fetchAPI.Request(url, { headers: { accept: 'text/event-stream' } });
+    const request = new Request(url, { headers: { accept: 'text/event-stream' } });
     const endResponse = (response: Response) => void response.body?.cancel().catch(() => undefined);
-    Promise.resolve(handle({ request, url, fetchAPI, serverContext: {}, endResponse } as unknown as Parameters<typeof handle>[0])).catch((err: unknown) =>
+    Promise.resolve(handle({ request, url, serverContext: {}, endResponse } as unknown as Parameters<typeof handle>[0])).catch((err: unknown) =>
       log.warn({ err }, 'graphql-sse: could not end an expired reservation'),
     );
   }
