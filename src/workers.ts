@@ -1,11 +1,13 @@
-// The background work of an instance: the event relay and the webhook dispatcher. Every
-// instance runs them; the database decides who does what (advisory lock, SKIP LOCKED).
+// The background work of an instance: the event relay, the webhook dispatcher, the page-view fold
+// and the sign-in records' housekeeping. Every instance runs them; the database decides who does
+// what (advisory lock, SKIP LOCKED).
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { EventBus } from './modules/events/bus.js';
 import { createPageViewFold } from './modules/analytics/fold.js';
+import { createSessionHousekeeping } from './modules/auth/housekeeping.js';
 import { createRelay } from './modules/events/relay.js';
 import { createDispatcher } from './modules/webhooks/dispatcher.js';
 
@@ -39,5 +41,6 @@ export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): { 
     onDeliveriesDue: () => dispatcher.wake?.(),
   });
   const pageViewFold = createPageViewFold({ db: db.prisma, log: log.child({ worker: 'page-view-fold' }) });
-  return { all: [relay, dispatcher, pageViewFold], relay, dispatcher };
+  const sessionHousekeeping = createSessionHousekeeping({ db, config, log: log.child({ worker: 'sessions' }) });
+  return { all: [relay, dispatcher, pageViewFold, sessionHousekeeping], relay, dispatcher };
 }

@@ -257,3 +257,68 @@ describe('GraphQL sessions and revokeSession', () => {
     expect(again.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });
+
+describe('housekeeping of sign-in records', () => {
+  const refresh = async (refreshToken: string): Promise<Pair> => {
+    const reply = await api.post('/api/auth/refresh', { refreshToken });
+    expect(reply.status).toBe(200);
+    return reply.body as Pair;
+  };
+  const currentId = async (token: string) => ((await sessions(token)).body.items as { id: string; current: boolean }[]).find((s) => s.current)!.id;
+  const tokenRows = async (sessionId: string) =>
+    (await sql<{ tokenHash: string }>(server, 'SELECT "tokenHash" FROM "RefreshToken" WHERE "sessionId" = $1 ORDER BY "createdAt"', [sessionId])).length;
+
+  it('deletes expired refresh tokens and sessions ended longer ago than an access token lives, and keeps what can still be used', async () => {
+    const user = await account();
+    // A live session refreshed twice: its first token expired, its second is used, its third current.
+    const first = await user.login('Kept/1');
+    const keptId = await currentId(first.token);
+    const second = await refresh(first.refreshToken);
+    const third = await refresh(second.refreshToken);
+    await sql(server, `UPDATE "RefreshToken" SET "expiresAt" = now() - interval '1 minute' WHERE "sessionId" = $1 AND "usedAt" = (SELECT min("usedAt") FROM "RefreshToken" WHERE "sessionId" = $1)`, [keptId]);
+    // Sessions that ended two days ago (the access token lifetime is one day), and an hour ago.
+    const ended: Record<string, string> = {};
+    for (const name of ['revokedLongAgo', 'revokedLately', 'expiredLongAgo', 'expiredLately']) ended[name] = await currentId((await user.login(`${name}/1`)).token);
+    for (const name of ['revokedLongAgo', 'revokedLately']) expect((await api.delete(`/api/v1/sessions/${ended[name]}`, { token: third.token })).status).toBe(204);
+    await sql(server, `UPDATE "Session" SET "revokedAt" = now() - interval '2 days' WHERE id = $1`, [ended.revokedLongAgo]);
+    for (const [name, ago] of [['expiredLongAgo', '2 days'], ['expiredLately', '1 hour']] as const) {
+      await sql(server, `UPDATE "Session" SET "expiresAt" = now() - $2::interval WHERE id = $1`, [ended[name], ago]);
+      await sql(server, `UPDATE "RefreshToken" SET "expiresAt" = now() - $2::interval WHERE "sessionId" = $1`, [ended[name], ago]);
+    }
+    const listed = JSON.stringify((await sessions(third.token)).body);
+
+    // Housekeeping runs as an instance starts (then every ten minutes).
+    const housekeeper = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS, reuse: { dataDir: server.config.dataDir, databaseUrl: server.databaseUrl! } });
+    try {
+      await waitFor('the ended sessions and the expired tokens deleted', async () => {
+        const left = await sql<{ id: string }>(server, 'SELECT id FROM "Session" WHERE id = ANY($1)', [Object.values(ended)]);
+        return left.length === 2 && (await tokenRows(keptId)) === 2 && (await tokenRows(ended.expiredLately!)) === 0;
+      });
+    } finally {
+      await housekeeper.stop();
+    }
+    const left = await sql<{ id: string }>(server, 'SELECT id FROM "Session" WHERE id = ANY($1) ORDER BY id', [Object.values(ended)]);
+    expect(left.map((s) => s.id)).toEqual([ended.revokedLately, ended.expiredLately].sort());
+    expect(await tokenRows(ended.revokedLately!)).toBe(1);
+    expect(await tokenRows(ended.revokedLongAgo!)).toBe(0);
+
+    // What the user sees is unchanged: the live sessions, the current tokens.
+    expect(JSON.stringify((await sessions(third.token)).body)).toBe(listed);
+    expect((await api.get('/api/v1/user/me', { token: third.token })).status).toBe(200);
+    // The used token was kept: presenting it again is still reuse, and ends the session.
+    expectError(await api.post('/api/auth/refresh', { refreshToken: second.refreshToken }), 401, 'Invalid refresh token');
+    expectError(await api.get('/api/v1/user/me', { token: third.token }), 403, 'Missing or invalid token');
+  });
+
+  it('a logout with an expired refresh token ends nothing, as with an unknown one', async () => {
+    const user = await account();
+    const pair = await user.login('Stale/1');
+    const id = await currentId(pair.token);
+    await sql(server, `UPDATE "RefreshToken" SET "expiresAt" = now() - interval '1 second' WHERE "sessionId" = $1`, [id]);
+    expect((await api.post('/api/auth/logout', { refreshToken: pair.refreshToken })).status).toBe(204);
+    expect((await api.get('/api/v1/user/me', { token: pair.token })).status).toBe(200);
+    expectError(await api.post('/api/auth/refresh', { refreshToken: pair.refreshToken }), 401, 'Invalid refresh token');
+    // Reuse detection ignores an expired token too: the session goes on.
+    expect((await api.get('/api/v1/user/me', { token: pair.token })).status).toBe(200);
+  });
+});

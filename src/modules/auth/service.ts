@@ -295,11 +295,15 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
       return pair;
     },
 
-    /** Ends the session of a refresh token; its access tokens stop working at once. Always succeeds. */
+    /**
+     * Ends the session of a refresh token; its access tokens stop working at once. Always succeeds.
+     * An expired token ends nothing, as an unknown one: housekeeping deletes expired tokens
+     * (housekeeping.ts), so that the answer does not depend on whether it has run yet.
+     */
     async logout(input: unknown): Promise<void> {
       const { refreshToken } = parseWith(refreshInput, input, '');
-      const stored = await db.refreshToken.findUnique({ where: { tokenHash: sha256(refreshToken) }, select: { sessionId: true } });
-      if (stored) await revokeSession(stored.sessionId, 'logout');
+      const stored = await db.refreshToken.findUnique({ where: { tokenHash: sha256(refreshToken) }, select: { sessionId: true, expiresAt: true } });
+      if (stored && stored.expiresAt > new Date()) await revokeSession(stored.sessionId, 'logout');
     },
 
     /**
