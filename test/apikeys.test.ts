@@ -129,6 +129,26 @@ describe.each(DATABASES)('API keys over REST on %s', (kind) => {
     expect((await api.post('/api/v1/api-keys', { name: 'x'.repeat(100) }, { token: grace })).status).toBe(201);
   });
 
+  it('at most 100 live keys a user: the next is 409 naming the limit, also when created at once, and revoking one makes room', async () => {
+    const reg = await api.post('/api/auth/register', { email: `many-keys-${kind}-${Date.now()}@example.com`, password: 'password123', name: 'Many Keys' });
+    expect(reg.status, reg.text).toBe(201);
+    const owner = reg.body.token as string;
+    const made: Created[] = [];
+    for (let i = 0; i < 95; i++) made.push(await create(`key ${i}`, owner));
+    // Ten at once for the last five places: exactly five get one.
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post('/api/v1/api-keys', { name: `racing ${i}` }, { token: owner })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 201, 201, 201, 409, 409, 409, 409, 409]);
+    const refused = racing.find((r) => r.status === 409)!;
+    expectError(refused, 409, 'At most 100 API keys can be live at once: revoke one first');
+    expect(refused.body.details).toEqual({ limit: 100 });
+    expect(((await api.get('/api/v1/api-keys', { token: owner })).body.items as unknown[]).length).toBe(100);
+    // Every key made still works; the refusals made none.
+    expect((await api.get('/api/v1/user/me', { token: made[0]!.key })).status).toBe(200);
+    expect((await api.delete(`/api/v1/api-keys/${made[0]!.id}`, { token: owner })).status).toBe(204);
+    expect((await api.post('/api/v1/api-keys', { name: 'in its place' }, { token: owner })).status).toBe(201);
+    expectError(await api.post('/api/v1/api-keys', { name: 'one too many' }, { token: owner }), 409);
+  });
+
   it('needs a token (403)', async () => {
     expectError(await api.post('/api/v1/api-keys', { name: 'n' }), 403, MISSING);
     expectError(await api.get('/api/v1/api-keys'), 403, MISSING);

@@ -268,7 +268,7 @@ describe('housekeeping of sign-in records', () => {
   const tokenRows = async (sessionId: string) =>
     (await sql<{ tokenHash: string }>(server, 'SELECT "tokenHash" FROM "RefreshToken" WHERE "sessionId" = $1 ORDER BY "createdAt"', [sessionId])).length;
 
-  it('deletes expired refresh tokens and sessions ended longer ago than an access token lives, and keeps what can still be used', async () => {
+  it('deletes expired refresh tokens, sessions ended longer ago than an access token lives and keys revoked over a day ago, and keeps what can still be used', async () => {
     const user = await account();
     // A live session refreshed twice: its first token expired, its second is used, its third current.
     const first = await user.login('Kept/1');
@@ -285,6 +285,13 @@ describe('housekeeping of sign-in records', () => {
       await sql(server, `UPDATE "Session" SET "expiresAt" = now() - $2::interval WHERE id = $1`, [ended[name], ago]);
       await sql(server, `UPDATE "RefreshToken" SET "expiresAt" = now() - $2::interval WHERE "sessionId" = $1`, [ended[name], ago]);
     }
+    // API keys revoked two days ago and lately.
+    const keys: Record<string, string> = {};
+    for (const name of ['keyRevokedLongAgo', 'keyRevokedLately']) {
+      keys[name] = ((await api.post('/api/v1/api-keys', { name }, { token: third.token })).body as { id: string }).id;
+      expect((await api.delete(`/api/v1/api-keys/${keys[name]}`, { token: third.token })).status).toBe(204);
+    }
+    await sql(server, `UPDATE "ApiKey" SET "revokedAt" = now() - interval '2 days' WHERE id = $1`, [keys.keyRevokedLongAgo]);
     const listed = JSON.stringify((await sessions(third.token)).body);
 
     // Housekeeping runs as an instance starts (then every ten minutes).
@@ -292,7 +299,8 @@ describe('housekeeping of sign-in records', () => {
     try {
       await waitFor('the ended sessions and the expired tokens deleted', async () => {
         const left = await sql<{ id: string }>(server, 'SELECT id FROM "Session" WHERE id = ANY($1)', [Object.values(ended)]);
-        return left.length === 2 && (await tokenRows(keptId)) === 2 && (await tokenRows(ended.expiredLately!)) === 0;
+        const keysLeft = await sql(server, 'SELECT id FROM "ApiKey" WHERE id = ANY($1)', [Object.values(keys)]);
+        return left.length === 2 && keysLeft.length === 1 && (await tokenRows(keptId)) === 2 && (await tokenRows(ended.expiredLately!)) === 0;
       });
     } finally {
       await housekeeper.stop();
@@ -301,6 +309,7 @@ describe('housekeeping of sign-in records', () => {
     expect(left.map((s) => s.id)).toEqual([ended.revokedLately, ended.expiredLately].sort());
     expect(await tokenRows(ended.revokedLately!)).toBe(1);
     expect(await tokenRows(ended.revokedLongAgo!)).toBe(0);
+    expect(await sql(server, 'SELECT id FROM "ApiKey" WHERE id = ANY($1)', [Object.values(keys)])).toEqual([{ id: keys.keyRevokedLately }]);
 
     // What the user sees is unchanged: the live sessions, the current tokens.
     expect(JSON.stringify((await sessions(third.token)).body)).toBe(listed);

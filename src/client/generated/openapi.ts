@@ -383,7 +383,7 @@ export interface paths {
         /** The current user's API keys that are not revoked, newest first (without the keys) */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key of the current user; the response holds the key, shown only here */
+        /** Create an API key of the current user; the response holds the key, shown only here. 409 when the user already has 100 live keys */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -3633,6 +3633,15 @@ export interface operations {
             };
             /** @description Missing or invalid token, or not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

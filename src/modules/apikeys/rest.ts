@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { apiKeyList, createApiKeyInput, createdApiKeyView } from './service.js';
+import { apiKeyList, createApiKeyInput, createdApiKeyView, MAX_LIVE_API_KEYS } from './service.js';
 
 const idParams = z.object({ id: z.string().min(1, 'must not be empty').describe('An API key id (`key_…`)') });
 const common = { tag: 'api-keys', auth: true } as const;
@@ -8,10 +8,10 @@ const common = { tag: 'api-keys', auth: true } as const;
 export const apiKeyRoutes = [
   defineRoute({
     ...common, method: 'POST', path: '/api/v1/api-keys', operationId: 'createApiKey',
-    summary: 'Create an API key of the current user; the response holds the key, shown only here',
+    summary: `Create an API key of the current user; the response holds the key, shown only here. 409 when the user already has ${MAX_LIVE_API_KEYS} live keys`,
     body: createApiKeyInput,
     success: { status: 201, description: '`{id, name, key, createdAt}`', schema: createdApiKeyView },
-    errors: [400, 403],
+    errors: [400, 403, 409],
     handler: async ({ body, ctx, caller }) => ctx.services.apiKeys.create({ caller, input: body }),
   }),
   defineRoute({

@@ -1,7 +1,7 @@
 // API keys over GraphQL: the same service as the REST routes. Every field needs a valid token
 // (or key); a caller only ever sees and revokes its own keys.
 import { builder } from '../../graphql/builder.js';
-import type { ApiKeyView, CreatedApiKeyView } from './service.js';
+import { MAX_LIVE_API_KEYS, type ApiKeyView, type CreatedApiKeyView } from './service.js';
 
 export const ApiKey = builder.objectRef<ApiKeyView>('ApiKey').implement({
   description: 'An API key of the current user, without the key itself.',
@@ -37,7 +37,8 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
     authScopes: { authenticated: true },
-    description: 'Create an API key (name: 1-100 characters). The response holds the key, shown only here.',
+    description:
+      `Create an API key (name: 1-100 characters). The response holds the key, shown only here. CONFLICT when you already have ${MAX_LIVE_API_KEYS} live keys: revoke one first.`,
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_, { name }, ctx) => ctx.services.apiKeys.create({ caller: await ctx.requireCaller(), input: { name } }),
   }),

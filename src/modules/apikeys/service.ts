@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';
 import type { Db } from '../../db/client.js';
-import { notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
 import { lookupId, newId } from '../../ids.js';
@@ -15,6 +15,12 @@ import { lookupId, newId } from '../../ids.js';
 export const API_KEY_PREFIX = 'lp_';
 /** How many characters after `lp_` are kept for display. */
 export const DISPLAY_PREFIX_LENGTH = 8;
+
+/**
+ * How many keys a user may have live (not revoked) at once. Without a bound, anyone with an account
+ * could add keys at their request budget for good, and the list that shows them all is unpaged.
+ */
+export const MAX_LIVE_API_KEYS = 100;
 
 /** SHA-256 hex: what is stored and looked up. */
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -51,18 +57,31 @@ const toApiKeyView = (k: ApiKey): ApiKeyView => ({
 
 export function createApiKeyService({ db, credentials }: { db: Db; credentials?: Pick<CredentialWatch, 'checkNow'> }) {
   return {
-    /** A new key of the caller's; the response is the only place the key appears. */
+    /**
+     * A new key of the caller's; the response is the only place the key appears. 409 when the
+     * caller already has MAX_LIVE_API_KEYS live ones: their user row is locked while counting, so
+     * concurrent creations cannot all pass the count.
+     */
     async create({ caller, input }: { caller: Caller; input: unknown }): Promise<CreatedApiKeyView> {
       const { name } = parseWith(createApiKeyInput, input, '');
       const key = newKey();
-      const row = await db.apiKey.create({
-        data: {
-          id: newId('key'),
-          userId: caller.userId,
-          name,
-          keyHash: hashApiKey(key),
-          prefix: key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + DISPLAY_PREFIX_LENGTH),
-        },
+      const row = await db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${caller.userId} FOR UPDATE`;
+        const live = await tx.apiKey.count({ where: { userId: caller.userId, revokedAt: null } });
+        if (live >= MAX_LIVE_API_KEYS) {
+          throw new AppError('CONFLICT', `At most ${MAX_LIVE_API_KEYS} API keys can be live at once: revoke one first`, {
+            details: { limit: MAX_LIVE_API_KEYS },
+          });
+        }
+        return tx.apiKey.create({
+          data: {
+            id: newId('key'),
+            userId: caller.userId,
+            name,
+            keyHash: hashApiKey(key),
+            prefix: key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + DISPLAY_PREFIX_LENGTH),
+          },
+        });
       });
       return { id: row.id, name: row.name, key, createdAt: row.createdAt.toISOString() };
     },

@@ -1,9 +1,9 @@
 // The sign-in records' housekeeping, run by every instance as it starts and then every
 // SESSION_HOUSEKEEPING_EVERY_MS (several instances at once only wait on each other's row locks).
 //
-// Every refresh adds a refresh token row and every login a session, and nothing else deletes
-// them: an account refreshing in a loop, at its address's request budget, would add 144,000 rows a
-// day for good. This deletes what no request can use any more:
+// Every refresh adds a refresh token row, every login a session and every new API key a key, and
+// nothing else deletes them: an account refreshing in a loop, at its address's request budget,
+// would add 144,000 rows a day for good. This deletes what no request can use any more:
 //
 // - Refresh tokens past their expiry. Presenting one is `Invalid refresh token` whether its row is
 //   there or not (refresh checks the expiry before reuse), and logout ends nothing with one
@@ -14,6 +14,8 @@
 //   revoked session's are refused at once, and an expired one's last access token has expired
 //   too. The streams a revoked session opened ended within seconds of its revocation
 //   (credential-watch.ts), long before this.
+// - API keys revoked more than a day ago. A revoked key is refused, and never listed, whether its
+//   row is there or not; its streams ended within seconds of the revocation.
 //
 // In chunks, so a first pass over a large backlog does not hold one long transaction; what a pass
 // leaves waits for the next one.
@@ -27,13 +29,16 @@ export const SESSION_HOUSEKEEPING_EVERY_MS = 10 * 60_000;
 const DELETE_CHUNK = 5_000;
 const MAX_CHUNKS_PER_PASS = 20;
 
-// Each reads one index: RefreshToken(expiresAt), Session(expiresAt), Session(revokedAt).
+// Each reads one index: RefreshToken(expiresAt), Session(expiresAt), Session(revokedAt), ApiKey(revokedAt).
 const DELETE_EXPIRED_TOKENS_SQL = `
 DELETE FROM "RefreshToken" WHERE id IN (
   SELECT id FROM "RefreshToken" WHERE "expiresAt" < now() LIMIT ${DELETE_CHUNK})`;
 const DELETE_EXPIRED_SESSIONS_SQL = `
 DELETE FROM "Session" WHERE id IN (
   SELECT id FROM "Session" WHERE "expiresAt" < now() - $1::float8 * interval '1 second' LIMIT ${DELETE_CHUNK})`;
+const DELETE_REVOKED_KEYS_SQL = `
+DELETE FROM "ApiKey" WHERE id IN (
+  SELECT id FROM "ApiKey" WHERE "revokedAt" < now() - interval '1 day' LIMIT ${DELETE_CHUNK})`;
 const DELETE_REVOKED_SESSIONS_SQL = `
 DELETE FROM "Session" WHERE id IN (
   SELECT id FROM "Session" WHERE "revokedAt" < now() - $1::float8 * interval '1 second' LIMIT ${DELETE_CHUNK})`;
@@ -50,11 +55,12 @@ async function deleteInChunks(db: Database, sql: string, params: unknown[]): Pro
 }
 
 /** One pass: what it deleted. */
-export async function pruneSignIns(db: Database, accessTokenTtl: number): Promise<{ refreshTokens: number; sessions: number }> {
+export async function pruneSignIns(db: Database, accessTokenTtl: number): Promise<{ refreshTokens: number; sessions: number; apiKeys: number }> {
   const refreshTokens = await deleteInChunks(db, DELETE_EXPIRED_TOKENS_SQL, []);
   const sessions =
     (await deleteInChunks(db, DELETE_EXPIRED_SESSIONS_SQL, [accessTokenTtl])) + (await deleteInChunks(db, DELETE_REVOKED_SESSIONS_SQL, [accessTokenTtl]));
-  return { refreshTokens, sessions };
+  const apiKeys = await deleteInChunks(db, DELETE_REVOKED_KEYS_SQL, []);
+  return { refreshTokens, sessions, apiKeys };
 }
 
 export function createSessionHousekeeping({ db, config, log }: { db: Database; config: Pick<Config, 'accessTokenTtl'>; log: Logger }): Worker {
@@ -65,8 +71,8 @@ export function createSessionHousekeeping({ db, config, log }: { db: Database; c
   async function pass(): Promise<void> {
     if (stopped) return;
     try {
-      const { refreshTokens, sessions } = await pruneSignIns(db, config.accessTokenTtl);
-      if (refreshTokens || sessions) log.info({ refreshTokens, sessions }, 'expired refresh tokens and ended sessions deleted');
+      const deleted = await pruneSignIns(db, config.accessTokenTtl);
+      if (deleted.refreshTokens || deleted.sessions || deleted.apiKeys) log.info(deleted, 'expired refresh tokens, ended sessions and revoked API keys deleted');
     } catch (error) {
       log.warn({ err: error }, 'session housekeeping failed');
     }
