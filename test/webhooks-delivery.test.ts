@@ -1,6 +1,7 @@
 // The webhook delivery worker over real HTTP: endpoints made through the admin API, events caused
 // through the API, real receivers (node:http on 127.0.0.1), outcomes read back from the API and
 // the database. Short retry schedules and timeouts come from the environment, as in production.
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
@@ -131,6 +132,60 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     expect(d.attempts[0]!.durationMs).toBeLessThan(TIMEOUT_MS + 1_000);
     expect(d.attempts[1]).toMatchObject({ statusCode: 200, error: null });
     expect(rx.hits.map((h) => h.headers['webhook-id'])).toEqual([d.eventId, d.eventId]);
+  });
+
+  /**
+   * A receiver speaking raw HTTP: it answers every request with `reply` once the request's headers
+   * are in, and keeps the connection open (only what it wrote arrives).
+   */
+  async function rawReceiver(reply: string): Promise<{ url: string; hits: () => number }> {
+    const sockets = new Set<Socket>();
+    let hits = 0;
+    const tcp = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+      let head = '';
+      socket.on('data', (chunk) => {
+        if (head.includes('\r\n\r\n')) return;
+        head += chunk.toString('latin1');
+        if (!head.includes('\r\n\r\n')) return;
+        hits++;
+        socket.write(reply);
+      });
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const s of sockets) s.destroy();
+          tcp.close(() => resolve());
+        }),
+    );
+    return { url: `http://127.0.0.1:${(tcp.address() as AddressInfo).port}/hook`, hits: () => hits };
+  }
+
+  it('101 Switching Protocols is a failed attempt like any other answer, retried on the schedule until FAILED', async () => {
+    // Node makes no 'response' of a 101: the attempt used to wait forever, unrecorded, holding its
+    // slot (enough such receivers stopped every delivery).
+    const rx = await rawReceiver('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const d = await onlyDelivery(id, 'FAILED', (x) => x.status === 'FAILED');
+    expect(d.attempts).toHaveLength(SCHEDULE_MS.length + 1);
+    for (const a of d.attempts) expect(a).toMatchObject({ statusCode: 101, error: 'receiver answered 101' });
+    expect(rx.hits()).toBe(SCHEDULE_MS.length + 1);
+  });
+
+  it('a 2xx whose body never ends is a success: its status came within the timeout', async () => {
+    const rx = await rawReceiver('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n');
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const d = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED', 15_000);
+    expect(d.attempts).toHaveLength(1);
+    expect(d.attempts[0]).toMatchObject({ statusCode: 200, error: null });
+    await sleep(TIMEOUT_MS + 500);
+    expect(rx.hits()).toBe(1);
   });
 
   it('500 then 200: SUCCEEDED with both attempts recorded, on the schedule', async () => {

@@ -7,6 +7,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { isPrivateAddress } from './url-guard.js';
 
 export interface PostReply {
@@ -52,12 +53,20 @@ const publicOnlyLookup = ((hostname: string, options: LookupOptions, callback: (
   });
 }) as unknown as LookupFunction;
 
-/** POSTs `body` to `url` and resolves with the status, headers and capped body; rejects on network errors or abort. */
+/**
+ * POSTs `body` to `url` and resolves with the status, headers and capped body; rejects on network
+ * errors or abort before a status arrives. Every way a request can end settles it: an attempt that
+ * never settled would hold its delivery slot for the life of the process.
+ */
 export function postOnce(url: string, options: PostOptions): Promise<PostReply> {
   const target = new URL(url);
   const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
   const request = target.protocol === 'https:' ? https.request : http.request;
   return new Promise<PostReply>((resolve, reject) => {
+    let response: http.IncomingMessage | undefined;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve({ status: response!.statusCode ?? 0, headers: response!.headers, body: Buffer.concat(chunks).subarray(0, options.maxResponseBytes) });
     const req = request(target, {
       method: 'POST',
       agent,
@@ -65,11 +74,11 @@ export function postOnce(url: string, options: PostOptions): Promise<PostReply> 
       signal: options.signal,
       ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup }),
     });
-    req.once('error', reject);
+    // Once the status is known, a body that breaks off (or the time running out) loses only the
+    // excerpt: a 2xx that came within the timeout is a success however its body ends.
+    req.once('error', (error) => (response ? done() : reject(error)));
     req.once('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).subarray(0, options.maxResponseBytes) });
+      response = res;
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         size += chunk.length;
@@ -80,9 +89,21 @@ export function postOnce(url: string, options: PostOptions): Promise<PostReply> 
         }
       });
       res.once('end', done);
-      // The status is known: a body that breaks off (or the time running out) loses only the excerpt.
       res.once('error', done);
       res.once('aborted', done);
+      res.once('close', done);
+    });
+    // A 101 Switching Protocols makes no 'response': node hands the socket to 'upgrade' listeners,
+    // and without one destroys it, and the request then never ended. It is an answer like any
+    // other that is not 2xx; the socket is not ours to keep.
+    req.once('upgrade', (res: http.IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      response = res;
+      done();
+    });
+    // Anything else that ends the request without a status (a settled promise ignores this).
+    req.once('close', () => {
+      if (!response) reject(Object.assign(new Error('connection closed before a response'), { code: 'ECONNRESET' }));
     });
     req.end(options.body);
   });
