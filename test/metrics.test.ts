@@ -105,6 +105,18 @@ describe('GET /metrics', () => {
     expect(total(samples, 'learnstream_http_requests_total', { method: 'POST', route: '/graphql', status: '200' })).toBeGreaterThanOrEqual(1);
   });
 
+  it('counts an operation name over 100 characters as "(too long)", so names cannot swell the scrape', async () => {
+    const longest = `Q${'x'.repeat(99)}`;
+    const tooLong = `Q${'y'.repeat(100_000)}`;
+    for (const name of [longest, tooLong]) expect((await api.graphql(`query ${name} { docs { slug } }`)).status).toBe(200);
+    const reply = await api.get('/metrics');
+    expect(reply.status).toBe(200);
+    expect(reply.text).not.toContain('yyyyyyyyyy');
+    const samples = parseMetrics(reply.text);
+    expect(total(samples, 'graphql_envelop_request', { operationType: 'query', operationName: longest })).toBe(1);
+    expect(total(samples, 'graphql_envelop_request', { operationType: 'query', operationName: '(too long)' })).toBe(1);
+  });
+
   it('counts events positioned and webhook attempts by outcome', async () => {
     const good = await startReceiver(() => 200);
     const bad = await startReceiver(() => 500);

@@ -22,6 +22,13 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * `(other)`, so a client inventing names cannot grow the registry (and the scrape) without bound.
  */
 const MAX_OPERATION_NAMES = 500;
+/**
+ * A longer name is counted as `(too long)`. A name is kept in some fifteen series and written in
+ * every scrape: eighty anonymous requests named with 500 kB each made a scrape of over 512 MB,
+ * which JavaScript cannot hold as one string (every scrape then failed, after holding the event
+ * loop for ten seconds).
+ */
+const MAX_OPERATION_NAME_LENGTH = 100;
 const ALLOW = ['GET', 'HEAD'];
 
 export interface MetricsOptions {
@@ -62,13 +69,17 @@ export function useMetrics({ metrics, token, routes, paths }: MetricsOptions): P
         return endResponse(errorResponse(fetchAPI.Response, methodNotAllowed(request.method, METRICS_PATH, ALLOW), ctx.log()));
       }
       if (!authorized(request.headers.get('authorization'))) return endResponse(errorResponse(fetchAPI.Response, forbidden(), ctx.log(), head));
-      return metrics.registry.metrics().then((text) => {
-        endResponse(
-          new fetchAPI.Response(head ? null : text, {
-            headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
-          }),
-        );
-      });
+      return metrics.registry.metrics().then(
+        (text) => {
+          endResponse(
+            new fetchAPI.Response(head ? null : text, {
+              headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+            }),
+          );
+        },
+        // Left to the server adapter, a failure would answer its stack trace.
+        (error: unknown) => endResponse(errorResponse(fetchAPI.Response, error, ctx.log(), head)),
+      );
     },
     onSubscribe({ args }) {
       const operation = operations.subscription(args);
@@ -138,6 +149,7 @@ function graphqlOperationMetrics({ registry }: Metrics) {
   const names = new Set<string>();
   const operationName = (name: string | undefined) => {
     if (name === undefined) return '(unknown)';
+    if (name.length > MAX_OPERATION_NAME_LENGTH) return '(too long)';
     if (names.has(name)) return name;
     if (names.size >= MAX_OPERATION_NAMES) return '(other)';
     names.add(name);
