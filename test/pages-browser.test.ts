@@ -127,6 +127,23 @@ describe('the API reference in a browser with no internet', () => {
     await page.close();
   });
 
+  it('fits a 375 px screen: its header wraps, every link on the screen, nothing scrolls sideways', async () => {
+    const { page, expectClean } = await watchedPage({ width: 375, height: 800 });
+    try {
+      expect((await page.goto(`${server.url}/reference`))?.status()).toBe(200);
+      await waitForReference(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      for (const link of await page.locator('.topbar a').all()) {
+        const box = await link.boundingBox();
+        expect(box!.x + box!.width, await link.innerText()).toBeLessThanOrEqual(375);
+      }
+    } finally {
+      await screenshot(page, 'reference-phone');
+    }
+    expectClean();
+    await page.close();
+  });
+
   it("opens every docs entry's url at a page holding its anchor, scrolled to it", async () => {
     const docs = (await client(server.url).get('/api/content/docs')).body as { slug: string; url: string }[];
     expect(docs.length).toBeGreaterThanOrEqual(5);

@@ -32,9 +32,9 @@ body { margin: 0; background: var(--bg); color: var(--fg); }
 .guides ol { padding-left: 1.2rem; }
 .landing footer { margin-top: 1.25rem; font-size: 0.85rem; color: var(--muted); }
 
-.topbar { position: sticky; top: 0; z-index: 10; display: flex; gap: 1.25rem; align-items: center; height: 2.75rem; padding: 0 1rem; background: var(--card); border-bottom: 1px solid var(--line); font-size: 0.9rem; }
+.topbar { position: sticky; top: 0; z-index: 10; display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; align-items: center; min-height: 2.75rem; padding: 0.4rem 1rem; background: var(--card); border-bottom: 1px solid var(--line); font-size: 0.9rem; }
 .topbar strong a { color: var(--fg); text-decoration: none; }
-.topbar nav { display: flex; gap: 1rem; }
+.topbar nav { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; }
 .reference-body { background: #ffffff; color: #1d1f23; }
 .reference-body .topbar { background: #ffffff; border-color: #dfe1e5; }
 .reference-body .topbar strong a { color: #1d1f23; }
