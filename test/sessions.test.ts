@@ -49,6 +49,8 @@ async function account(): Promise<{ email: string; password: string; login(userA
 }
 
 const sessions = (token: string) => api.get('/api/v1/sessions', { token });
+/** The id of the session `token` belongs to. */
+const currentId = async (token: string) => ((await sessions(token)).body.items as { id: string; current: boolean }[]).find((s) => s.current)!.id;
 
 const EVENTS = 'subscription { events(types: ["analytics.hit"]) { path } }';
 
@@ -264,7 +266,6 @@ describe('housekeeping of sign-in records', () => {
     expect(reply.status).toBe(200);
     return reply.body as Pair;
   };
-  const currentId = async (token: string) => ((await sessions(token)).body.items as { id: string; current: boolean }[]).find((s) => s.current)!.id;
   const tokenRows = async (sessionId: string) =>
     (await sql<{ tokenHash: string }>(server, 'SELECT "tokenHash" FROM "RefreshToken" WHERE "sessionId" = $1 ORDER BY "createdAt"', [sessionId])).length;
 
@@ -329,5 +330,39 @@ describe('housekeeping of sign-in records', () => {
     expectError(await api.post('/api/auth/refresh', { refreshToken: pair.refreshToken }), 401, 'Invalid refresh token');
     // Reuse detection ignores an expired token too: the session goes on.
     expect((await api.get('/api/v1/user/me', { token: pair.token })).status).toBe(200);
+  });
+});
+
+describe('at most 100 live sessions a user', () => {
+  it('a login past 100 ends the least recently used session, whose tokens stop working; the list stays at 100', async () => {
+    const user = await account();
+    // Registration started one; this login is the least recently used one, as far as the database knows.
+    const stale = await user.login('LeastUsed/1');
+    const staleId = await currentId(stale.token);
+    const age = () => sql(server, `UPDATE "Session" SET "lastUsedAt" = now() - interval '10 days' WHERE id = $1`, [staleId]);
+    await age();
+    // 98 more, used lately: 100 live in all.
+    await sql(
+      server,
+      `INSERT INTO "Session" (id, "userId", "expiresAt", "userAgent", "lastUsedAt")
+       SELECT 'ses_filler' || g || substr(md5(random()::text), 1, 8), u.id, now() + interval '1 day', 'Filler/' || g, now() - interval '1 hour'
+         FROM "User" u, generate_series(1, 98) g WHERE u.email = $1`,
+      [user.email],
+    );
+    expect((await api.get('/api/v1/user/me', { token: stale.token })).status).toBe(200);
+    // That request recorded a use (ten days had passed): ten days again.
+    await age();
+
+    const fresh = await user.login('Fresh/1');
+    const listed = (await sessions(fresh.token)).body.items as { userAgent: string }[];
+    expect(listed).toHaveLength(100);
+    expect(listed[0]!.userAgent).toBe('Fresh/1');
+    expect(listed.map((s) => s.userAgent)).not.toContain('LeastUsed/1');
+    expectError(await api.get('/api/v1/user/me', { token: stale.token }), 403, 'Missing or invalid token');
+    expectError(await api.post('/api/auth/refresh', { refreshToken: stale.refreshToken }), 401, 'Invalid refresh token');
+    // The registration's session, used more lately than the stale one, goes on.
+    expect(listed.map((s) => s.userAgent)).toContain('Registrar/1');
+    const [ended] = await sql<{ revokedReason: string }>(server, `SELECT "revokedReason" FROM "Session" WHERE id = $1`, [staleId]);
+    expect(ended!.revokedReason).toBe('more than 100 live sessions');
   });
 });

@@ -41,6 +41,12 @@ function cleanUserAgent(userAgent: string | undefined): string | null {
 
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+/**
+ * How many sessions a user keeps live: a login past it ends the least recently used. Without a
+ * bound, logins (at the login limit, from many addresses) could grow the unpaged session list,
+ * and every alias of GraphQL `sessions`, without end.
+ */
+export const MAX_LIVE_SESSIONS = 100;
 /** An API key's or a session's lastUsedAt is written at most this often. */
 export const LAST_USED_INTERVAL_MS = 60_000;
 
@@ -168,8 +174,20 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
     };
   }
 
+  /**
+   * Starts a session, and ends the user's least recently used ones beyond MAX_LIVE_SESSIONS (their
+   * streams end within the credential watch's interval). The user's row is locked first, so
+   * concurrent logins of one user cannot each leave one more.
+   */
   async function startSession(tx: Prisma.TransactionClient, userId: string, { userAgent }: SessionOrigin): Promise<TokenPair> {
     const now = new Date();
+    await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
+    await tx.$executeRaw`
+      UPDATE "Session" SET "revokedAt" = now(), "revokedReason" = ${`more than ${MAX_LIVE_SESSIONS} live sessions`}
+       WHERE id IN (SELECT id FROM "Session"
+                     WHERE "userId" = ${userId} AND "revokedAt" IS NULL AND "expiresAt" > now()
+                     ORDER BY COALESCE("lastUsedAt", "createdAt") DESC, id DESC
+                     OFFSET ${MAX_LIVE_SESSIONS - 1})`;
     const session = await tx.session.create({
       data: {
         id: newId('ses'),
