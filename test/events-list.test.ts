@@ -211,6 +211,56 @@ describe.each(DATABASES)('the event list on %s', (kind) => {
     expect(sinceGraph).toEqual(newer.map(asSubscribed));
   });
 
+  it('reads a since before year 1 as "from the beginning", on REST and GraphQL alike (year 0000 was a 500 / "Unexpected error.")', async () => {
+    await newestId(h);
+    const all = (await pageThrough(h.api, h.ada, { limit: '1000' })).items;
+    expect(all.length).toBeGreaterThan(0);
+    for (const since of ['0000-01-01', '0000-12-31T23:59:59.999Z', '0001-01-01']) {
+      expect((await pageThrough(h.api, h.ada, { since, limit: '1000' })).items, since).toEqual(all);
+      const literal = await h.api.graphql(`{ events(since: "${since}", first: 1) { edges { node { id } } } }`, undefined, { token: h.ada });
+      expect(literal.body, literal.text).toEqual({ data: { events: { edges: [{ node: { id: all[0]!.id } }] } } });
+      expect(await connectionThrough(h.api, h.ada, { since, first: 1000 }), since).toEqual(all.map(asSubscribed));
+    }
+    // A signed (expanded) year is no ISO 8601 date of this API: 400 naming since, BAD_USER_INPUT on GraphQL.
+    for (const since of ['-000001-01-01T00:00:00Z', '-271821-04-20T00:00:00Z', '+010000-01-01T00:00:00Z']) {
+      expectError(await h.api.get(`/api/v1/events?since=${encodeURIComponent(since)}`, { token: h.ada }), 400,
+        'query.since: must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)', 'query.since');
+      const reply = await h.api.graphql(EVENTS_QUERY, { since }, { token: h.ada });
+      expect(reply.body.data ?? null, reply.text).toBeNull();
+      expect(reply.body.errors[0].extensions.code, reply.text).toBe('BAD_USER_INPUT');
+    }
+  });
+
+  it('reads since the same on REST and GraphQL: digits past the millisecond count, and a date-time must be in UTC (…Z)', async () => {
+    await causeEvents(h, 1);
+    await newestId(h);
+    const all = (await pageThrough(h.api, h.ada, { limit: '1000' })).items;
+    const middle = all[Math.floor(all.length / 2)]!;
+    const graph = async (since: string) => {
+      const nodes = await connectionThrough(h.api, h.ada, { since, first: 1000 });
+      return nodes.map((e) => e.id);
+    };
+    // …40.7391Z is after …40.739Z: both leave that millisecond's events out (GraphQL kept them).
+    for (const since of [middle.timestamp.replace('Z', '1Z'), middle.timestamp.replace('Z', '0000001Z')]) {
+      const rest = (await pageThrough(h.api, h.ada, { since, limit: '1000' })).items;
+      expect(rest, since).toEqual(all.filter((e) => e.timestamp > middle.timestamp));
+      expect(await graph(since), since).toEqual(rest.map((e) => e.id));
+    }
+    // Trailing zeros change nothing: that millisecond's events are in.
+    const zeros = middle.timestamp.replace('Z', '000Z');
+    expect(await graph(zeros)).toEqual(all.filter((e) => e.timestamp >= middle.timestamp).map((e) => e.id));
+    // An offset, even +00:00, is refused by both, naming since.
+    for (const since of [middle.timestamp.replace('Z', '+00:00'), `${middle.timestamp.slice(0, 19)}+01:00`]) {
+      expectError(await h.api.get(`/api/v1/events?since=${encodeURIComponent(since)}`, { token: h.ada }), 400,
+        'query.since: must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)', 'query.since');
+      const reply = await h.api.graphql(EVENTS_QUERY, { since }, { token: h.ada });
+      expect(reply.body.data ?? null, reply.text).toBeNull();
+      expect(reply.body.errors, reply.text).toHaveLength(1);
+      expect(reply.body.errors[0].extensions.code, reply.text).toBe('BAD_USER_INPUT');
+      expect(reply.body.errors[0].message).toBe('DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)');
+    }
+  });
+
   it('answers 100 events by default, up to 1000 with limit, and nextCursor null on the last page', async () => {
     for (let i = 0; i < 7; i++) {
       const replies = await Promise.all(Array.from({ length: 15 }, (_, j) => h.api.post('/api/analytics/views', { path: `/bulk/${i}/${j}` })));

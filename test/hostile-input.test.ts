@@ -516,12 +516,12 @@ describe('GraphQL', () => {
     }
   });
 
-  it('refuses DateTime values that are no date (2020-02-30 was read as March 1st)', async () => {
-    for (const from of ['2020-02-30', '2021-02-29', '2020-01-01T24:00:00Z', '2020-01-01T00:00Z']) {
+  it('refuses DateTime values that are no date (2020-02-30 was read as March 1st), and offsets, as REST does', async () => {
+    for (const from of ['2020-02-30', '2021-02-29', '2020-01-01T24:00:00Z', '2020-01-01T00:00Z', '2020-01-01T00:00:00.123+01:00']) {
       const reply = await gql('query ($from: DateTime) { pageViews(from: $from) }', { from });
       expect(reply.body.errors?.[0]?.message, from).toMatch(/DateTime: must be an ISO 8601 date or date-time/);
     }
-    for (const from of ['2020-02-29', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00.123+01:00']) {
+    for (const from of ['2020-02-29', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00.123Z']) {
       expect((await gql('query ($from: DateTime) { pageViews(from: $from) }', { from })).body.data, from).toEqual({ pageViews: expect.any(Number) });
     }
   });

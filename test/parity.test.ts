@@ -2,7 +2,7 @@
 // GraphQL DateTimes are ISO 8601 strings, as in REST; only the envelope differs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
 let server: TestServer;
@@ -133,5 +133,52 @@ describe('REST and GraphQL agree', () => {
     }
     // The filters did narrow: not every question had the same answer.
     expect(totals.size).toBeGreaterThan(3);
+  });
+
+  it('GET /api/analytics/views = pageViews on bounds finer than a millisecond, before year 1, and with offsets (GraphQL dropped the digits and took offsets)', async () => {
+    const path = `/parity/bounds/${Date.now()}`;
+    expect((await api.post('/api/analytics/views', { path })).status).toBe(202);
+    // The view's time, to the millisecond (times are stored to the millisecond).
+    const [view] = (await sql<{ at: Date }>(server, 'SELECT at FROM "PageView" WHERE path = $1', [path]));
+    const at = view!.at.toISOString();
+    const second = at.slice(0, 19);
+    const QUERY = 'query ($path: String, $from: DateTime, $to: DateTime) { pageViews(path: $path, from: $from, to: $to) }';
+    const cases: [Record<string, string>, number][] = [
+      [{ from: at }, 1],
+      [{ from: at.replace('Z', '1Z') }, 0], // …40.7391Z is after …40.739Z
+      [{ from: at.replace('Z', '000Z') }, 1],
+      [{ to: at.replace('Z', '1Z') }, 1],
+      [{ to: at }, 0],
+      [{ from: `${second}.0000001Z`, to: `${second}.0000002Z` }, 0], // a window within one millisecond: empty, not reversed
+      // Ten fraction digits: Date.parse read …00.0500000000Z as …00.500Z, after `to` (400).
+      [{ from: '2001-01-01T00:00:00.0500000000Z', to: '2001-01-01T00:00:00.1000000000Z' }, 0],
+      [{ from: `${at.slice(0, 23)}0000000Z` }, 1],
+      [{ from: '0000-01-01' }, 1], // before year 1: from the beginning
+      [{ from: '0000-01-01', to: '0000-12-31T23:59:59.9999999Z' }, 0],
+      [{ to: '0000-06-01' }, 0],
+    ];
+    for (const [bounds, total] of cases) {
+      const filter = { path, ...bounds };
+      const rest = await api.get(`/api/analytics/views?${new URLSearchParams(filter).toString()}`);
+      expect({ filter, status: rest.status, body: rest.body }).toEqual({ filter, status: 200, body: { total } });
+      const { pageViews } = await graphql(QUERY, filter);
+      expect({ filter, total: pageViews }).toEqual({ filter, total });
+    }
+    // Refused by both: a reversed window within one millisecond (the same message), and offsets, even +00:00.
+    const reversed = { path, from: `${second}.0000002Z`, to: `${second}.0000001Z` };
+    const restReversed = await api.get(`/api/analytics/views?${new URLSearchParams(reversed).toString()}`);
+    expect(restReversed.body).toMatchObject({ code: 400, message: 'query.to: must be later than from' });
+    expect((await api.graphql(QUERY, reversed)).body).toMatchObject({ data: null, errors: [{ message: 'to: must be later than from', extensions: { code: 'BAD_USER_INPUT' } }] });
+    const offsets: [string, string][] = [['from', `${second}+00:00`], ['to', `${at.slice(0, 23)}+01:00`], ['from', '-000001-01-01T00:00:00Z']];
+    for (const [field, value] of offsets) {
+      const bounds = { [field]: value };
+      const rest = await api.get(`/api/analytics/views?${new URLSearchParams(bounds).toString()}`);
+      expect(rest.body).toMatchObject({ code: 400, message: `query.${field}: must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)` });
+      const reply = await api.graphql(QUERY, bounds);
+      expect(reply.body, reply.text).toMatchObject({
+        errors: [{ message: 'DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)', extensions: { code: 'BAD_USER_INPUT' } }],
+      });
+      expect(reply.body.data ?? null).toBeNull();
+    }
   });
 });

@@ -206,6 +206,20 @@ describe.each(DATABASES)('lesson routes on %s', (kind) => {
         );
       }
     });
+
+    it('refuses a cursor holding a time no lesson can have (before year 1: it was a 500), on REST and GraphQL', async () => {
+      const { id } = (await api.get('/api/v1/lessons?limit=1', { token: ada })).body.items[0] as Lesson;
+      const at = (time: string) => Buffer.from(JSON.stringify([time, id])).toString('base64url');
+      for (const time of ['0000-01-01T00:00:00.000Z', '0000-12-31T23:59:59.999Z', '-000001-01-01T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+010000-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z']) {
+        expectError(await api.get(`/api/v1/lessons?cursor=${at(time)}`, { token: ada }), 400, 'query.cursor: is not a valid cursor', 'query.cursor');
+        const reply = await api.graphql('query ($after: String) { lessons(first: 1, after: $after) { edges { node { id } } } }', { after: at(time) }, { token: ada });
+        expect(reply.body, reply.text).toMatchObject({ data: null, errors: [{ message: 'after: is not a valid cursor', extensions: { code: 'BAD_USER_INPUT' } }] });
+      }
+      // The first and last times a lesson could have are cursors like any other.
+      for (const time of ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+        expect((await api.get(`/api/v1/lessons?cursor=${at(time)}`, { token: ada })).status, time).toBe(200);
+      }
+    });
   });
 
   describe('POST /api/v1/lessons', () => {

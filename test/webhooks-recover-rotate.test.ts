@@ -207,6 +207,47 @@ describe.each(DATABASES)('recover and rotate-secret on %s', (kind) => {
     await admin.settled(hook.id, failed.id, 'SUCCEEDED', 3);
   });
 
+  it('recover reads since as every date bound: before year 1 means every FAILED delivery (year 0000 was a 500), digits past the millisecond count', async () => {
+    const rx = await receiver(500);
+    const hooks = [await admin.endpoint(rx.url), await admin.endpoint(rx.url)] as const;
+    const pings = [await admin.ping(hooks[0].id), await admin.ping(hooks[1].id)] as const;
+    for (const [i, hook] of hooks.entries()) await admin.settled(hook.id, pings[i]!.id, 'FAILED', 2);
+    const [hook, a] = [hooks[0], pings[0]];
+    // One digit past A's millisecond is after A: nothing to recover (it was read as A's millisecond).
+    for (const since of [a.createdAt.replace('Z', '1Z'), a.createdAt.replace('Z', '0000001Z')]) {
+      const none = await admin.recover(hook.id, { since });
+      expect(none.status, none.text).toBe(202);
+      expect(none.body, since).toEqual({ count: 0 });
+    }
+    // Signed years are no date of this API.
+    for (const since of ['-000001-01-01T00:00:00Z', '-271821-04-20T00:00:00Z']) {
+      expectError(await admin.recover(hook.id, { since }), 400, 'since: must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)', 'since');
+    }
+    expect(rx.hitsOf(a.eventId)).toHaveLength(2);
+    rx.status = 200;
+    for (const [i, since] of ['0000-01-01', '0000-06-30T12:00:00.000Z'].entries()) {
+      const all = await admin.recover(hooks[i]!.id, { since });
+      expect(all.status, all.text).toBe(202);
+      expect(all.body, since).toEqual({ count: 1 });
+      await admin.settled(hooks[i]!.id, pings[i]!.id, 'SUCCEEDED', 3);
+    }
+    expect((await admin.recover(hook.id, { since: '0001-01-01' })).body).toEqual({ count: 0 });
+  });
+
+  it('refuses a deliveries cursor holding a time no delivery can have (before year 1: it was a 500) with 400 naming cursor', async () => {
+    const hook = await admin.endpoint('http://127.0.0.1:9/hook');
+    const ping = await admin.ping(hook.id);
+    for (const time of ['0000-01-01T00:00:00.000Z', '-000001-01-01T00:00:00.000Z', '-271821-04-20T00:00:00.000Z']) {
+      for (const id of [ping.id, 'dlv_01m88nfnwa8vz9tqzjvmy3fe2f']) {
+        const cursor = Buffer.from(JSON.stringify([time, id])).toString('base64url');
+        expectError(await api.get(`/api/v1/webhooks/${hook.id}/deliveries?cursor=${cursor}`, { token: ada }), 400,
+          'query.cursor: is not a valid cursor', 'query.cursor');
+      }
+    }
+    const first = Buffer.from(JSON.stringify(['0001-01-01T00:00:00.000Z', ping.id])).toString('base64url');
+    expect((await api.get(`/api/v1/webhooks/${hook.id}/deliveries?cursor=${first}`, { token: ada })).body).toEqual({ items: [], nextCursor: null });
+  });
+
   it('rotate-secret answers 200 {secret}: a new whsec_ each time, never shown by GET or the list', async () => {
     const hook = await admin.endpoint('http://127.0.0.1:9/hook');
     const before = (await admin.get(hook.id)).body as { updatedAt: string };
@@ -367,6 +408,33 @@ describe('recoverWebhook and rotateWebhookSecret over GraphQL', () => {
       expect(refused.body.data ?? null, refused.text).toBeNull();
       expect(refused.body.errors, refused.text).toHaveLength(1);
     }
+  });
+
+  it('recoverWebhook reads since as REST does: before year 1 is every FAILED delivery (it was "Unexpected error."), digits past the millisecond count, offsets are refused', async () => {
+    rx.status = 500;
+    const hook = await admin.endpoint(rx.url);
+    const a = await admin.ping(hook.id);
+    await admin.settled(hook.id, a.id, 'FAILED', 2);
+    const recover = (since: string) => api.graphql(RECOVER, { id: hook.id, since }, { token: ada });
+    expect((await recover(a.createdAt.replace('Z', '1Z'))).body).toEqual({ data: { recoverWebhook: { count: 0 } } });
+    for (const since of [a.createdAt.replace('Z', '+00:00'), '2026-01-01T00:00:00+02:00', '-000001-01-01T00:00:00Z']) {
+      const refused = await recover(since);
+      expect(refused.body.data ?? null, refused.text).toBeNull();
+      onlyError(refused, 'BAD_USER_INPUT', 'DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)');
+    }
+    expect(rx.hitsOf(a.eventId)).toHaveLength(2);
+    rx.status = 200;
+    const literal = await api.graphql(`mutation { recoverWebhook(id: "${hook.id}", since: "0000-01-01") { count } }`, undefined, { token: ada });
+    expect(literal.body, literal.text).toEqual({ data: { recoverWebhook: { count: 1 } } });
+    await admin.settled(hook.id, a.id, 'SUCCEEDED', 3);
+    rx.status = 500;
+
+    // A page cursor before year 1 is `after: is not a valid cursor`, as any cursor the service did not write.
+    const cursor = Buffer.from(JSON.stringify(['0000-01-01T00:00:00.000Z', a.id])).toString('base64url');
+    const page = await api.graphql('query ($id: ID!, $after: String) { webhookDeliveries(webhookId: $id, first: 1, after: $after) { edges { node { id } } } }',
+      { id: hook.id, after: cursor }, { token: ada });
+    expect(page.body.data ?? null, page.text).toBeNull();
+    onlyError(page, 'BAD_USER_INPUT', 'after: is not a valid cursor');
   });
 
   it('rotateWebhookSecret is REST rotate-secret: a new secret, and deliveries verify with it', async () => {

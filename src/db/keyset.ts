@@ -1,5 +1,6 @@
 // Keyset pagination, newest first by (createdAt, id): the one mechanism every paged list uses.
 // The cursor is opaque to clients: the (createdAt, id) of the last row of the previous page.
+import { isStorable } from '../dates.js';
 import { badInput } from '../errors.js';
 import { isId } from '../ids.js';
 
@@ -22,7 +23,8 @@ export const encodeCursor = (row: Keyed) => Buffer.from(JSON.stringify([row.crea
 
 /**
  * The row a cursor names: exactly what encodeCursor makes, or a 400. Anything else (another date
- * format, a third element, an id no row can have, such as one holding NUL, which PostgreSQL text
+ * format, a time no row can have, such as one before year 1, which PostgreSQL cannot read as
+ * written, a third element, an id no row can have, such as one holding NUL, which PostgreSQL text
  * cannot hold) is refused before it reaches a query.
  */
 function decodeCursor(cursor: string, field: string): Keyed {
@@ -31,7 +33,7 @@ function decodeCursor(cursor: string, field: string): Keyed {
     if (Array.isArray(decoded) && decoded.length === 2) {
       const [at, id] = decoded as unknown[];
       const createdAt = new Date(typeof at === 'string' ? at : Number.NaN);
-      if (typeof id === 'string' && isId(id) && !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === at) return { createdAt, id };
+      if (typeof id === 'string' && isId(id) && isStorable(createdAt.getTime()) && createdAt.toISOString() === at) return { createdAt, id };
     }
   } catch {
     // fall through to the 400 below

@@ -4,8 +4,8 @@ import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { z } from 'zod';
 import type { RequestContext } from '../context.js';
+import { ClientInstant, isInstant } from '../dates.js';
 import { AppError, unauthenticated } from '../errors.js';
 
 /** The request's context, the same one its REST route would get (src/app.ts). */
@@ -18,7 +18,7 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
   Scalars: {
-    DateTime: { Input: Date; Output: Date | string };
+    DateTime: { Input: ClientInstant; Output: Date | string };
     ID: { Input: string; Output: string };
   };
 }>({
@@ -49,18 +49,17 @@ export const builder = new SchemaBuilder<{
 });
 
 /**
- * A calendar date or a date-time with its offset, checked as written: `new Date` alone would roll
- * 2020-02-30 over to March 1st where REST's schemas refuse it.
+ * As input, an instant exactly as REST takes one (src/dates.ts: a date or a UTC date-time, checked
+ * as written, no offsets), read as a ClientInstant: its Date is the first whole millisecond at or
+ * after it, as REST reads a bound, and its text as sent goes to the services REST calls, so digits
+ * past the millisecond count the same on both (a plain Date dropped them).
  */
-const isoInput = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
-
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 date-time in UTC, e.g. 2026-01-31T12:00:00.000Z. As input, a date (YYYY-MM-DD) also works.',
   serialize: (value) => (value instanceof Date ? value.toISOString() : value),
   parseValue: (value) => {
-    const date = typeof value === 'string' && isoInput.safeParse(value).success ? new Date(value) : null;
-    if (!date || Number.isNaN(date.getTime())) throw new AppError('BAD_USER_INPUT', 'DateTime: must be an ISO 8601 date or date-time');
-    return date;
+    if (!isInstant(value)) throw new AppError('BAD_USER_INPUT', 'DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)');
+    return new ClientInstant(value);
   },
 });
 

@@ -4,12 +4,9 @@ builder.queryFields((t) => ({
   pageViews: t.int({
     description: 'Total page views, optionally for one path and within [from, to).',
     args: { path: t.arg.string(), from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }) },
+    // The bounds as the client wrote them (the DateTime scalar keeps the text), read as REST reads them.
     resolve: (_, args, ctx) =>
-      ctx.services.analytics.total({
-        path: args.path ?? undefined,
-        from: args.from?.toISOString(),
-        to: args.to?.toISOString(),
-      }),
+      ctx.services.analytics.total({ path: args.path ?? undefined, from: args.from?.text, to: args.to?.text }),
   }),
 }));
 

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { compareInstants, firstMillisecond, isoInstant } from '../../dates.js';
 import { badInput } from '../../errors.js';
 import { parseWith } from '../../http/validation.js';
 import { newEvent, type OnCommitted } from '../events/outbox.js';
 import { createTotals } from './totals.js';
 
-const instant = z
-  .union([z.iso.date(), z.iso.datetime()], { error: 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)' })
-  .describe('ISO 8601 date or UTC date-time');
+const instant = isoInstant.describe('ISO 8601 date or UTC date-time');
 export const pagePath = z
   .string()
   .min(1, 'must not be empty')
@@ -22,28 +21,6 @@ export const viewsQuery = z.object({
   to: instant.optional().describe('Exclusive upper bound (ISO 8601 date or UTC date-time)'),
 });
 export const viewsTotal = z.object({ total: z.number().int() });
-
-/** The digits of a date-time's fraction beyond milliseconds, without trailing zeros ('' if none). */
-const beyondMs = (iso: string) => (/\.\d{3}(\d*)Z$/.exec(iso)?.[1] ?? '').replace(/0+$/, '');
-
-/**
- * The first whole millisecond at or after an instant (views are stored to the millisecond, so
- * `at >= it` and `at < it` select exactly the views at or after, and before, the instant even
- * when a client sends microseconds, as Python's isoformat does).
- */
-function firstMillisecond(iso: string): number {
-  return Date.parse(iso) + (beyondMs(iso) ? 1 : 0);
-}
-
-/** Orders two validated instants exactly, sub-millisecond digits included. */
-function compareInstants(a: string, b: string): number {
-  const ms = Date.parse(a) - Date.parse(b);
-  if (ms) return ms;
-  const [x, y] = [beyondMs(a), beyondMs(b)];
-  const width = Math.max(x.length, y.length);
-  const [px, py] = [x.padEnd(width, '0'), y.padEnd(width, '0')];
-  return px < py ? -1 : px > py ? 1 : 0;
-}
 
 /** One view and its analytics.hit: $1 path, $2 event id, $3 'analytics.hit', $4 payload JSON, $5 its timestamp. */
 export const RECORD_SQL = `

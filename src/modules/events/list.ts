@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
+import { INSTANT_PROBLEM, isInstant, lowerBound } from '../../dates.js';
 import { badInput } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { PositionedEvent } from './bus.js';
@@ -43,8 +44,11 @@ export interface EventListOptions {
   types?: readonly string[] | null;
   /** Only events after this event id (exclusive), in commit order. */
   after?: string | null;
-  /** Only events whose timestamp is at or after this instant. */
-  since?: Date | null;
+  /**
+   * Only events whose timestamp is at or after this instant: its text as the client sent it
+   * (src/dates.ts), so that digits past the millisecond count alike on REST and GraphQL.
+   */
+  since?: string | null;
   /** 1-1000 [100]. */
   limit?: number | null;
   /** How the client named the inputs, for the 400's message. */
@@ -113,15 +117,17 @@ export function createEventLogService({ db }: { db: Db }) {
       if (unknown !== undefined) {
         throw badInput(fieldNames.types, `unknown event name ${JSON.stringify(unknown.slice(0, 64))} (one of ${EVENT_NAMES.join(', ')})`);
       }
-      if (since && Number.isNaN(since.getTime())) throw badInput(fieldNames.since, 'must be an ISO 8601 date or date-time');
+      if (since != null && !isInstant(since)) throw badInput(fieldNames.since, INSTANT_PROBLEM);
+      // The first whole millisecond at or after `since`; none when it is before year 1 (older than any event).
+      const sinceAt = since != null ? lowerBound(since) : undefined;
 
       let from = after != null ? await positionAfter(db, after, fieldNames.after) : 0n;
-      if (since) {
+      if (sinceAt) {
         // Where `since` starts in commit order: no positioned event before this one is that new.
         // As ORDER BY … LIMIT 1 (not min(), which Prisma wraps in a subquery the planner cannot
         // shortcut), PostgreSQL may read either index and stops at the first match.
         const [first] = await db.$queryRaw<{ position: bigint }[]>`
-          SELECT position FROM "Event" WHERE "createdAt" >= ${since} AND position > ${from} ORDER BY position LIMIT 1`;
+          SELECT position FROM "Event" WHERE "createdAt" >= ${sinceAt} AND position > ${from} ORDER BY position LIMIT 1`;
         if (!first) return { items: [], hasMore: false, nextCursor: null };
         from = first.position - 1n;
       }
@@ -130,7 +136,7 @@ export function createEventLogService({ db }: { db: Db }) {
         where: {
           position: { gt: from },
           ...(types?.length ? { type: { in: [...types] } } : {}),
-          ...(since ? { createdAt: { gte: since } } : {}),
+          ...(sinceAt ? { createdAt: { gte: sinceAt } } : {}),
         },
         orderBy: { position: 'asc' },
         take: size + 1,

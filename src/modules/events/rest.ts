@@ -1,23 +1,16 @@
 import { z } from 'zod';
+import { isoInstant } from '../../dates.js';
 import { defineRoute } from '../../http/route.js';
 import { asyncApiDocument } from './asyncapi.js';
 import { EVENT_NAMES } from './catalog.js';
 import { eventListPage, eventTypeList, MAX_EVENT_PAGE, toEventListItem } from './list.js';
-
-/**
- * The first whole millisecond at or after an instant: timestamps are stored to the millisecond,
- * so `since=…00.123456Z` (Python's isoformat) must not let an event of …00.123 through.
- */
-const instant = z
-  .union([z.iso.date(), z.iso.datetime()], { error: 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)' })
-  .transform((s) => new Date(Date.parse(s) + (/\.\d{3}\d*[1-9]\d*Z$/.test(s) ? 1 : 0)));
 
 const listQuery = z.object({
   types: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional()
     .describe(`Comma-separated event names (${EVENT_NAMES.join(', ')}); absent means all`),
   after: z.string().optional()
     .describe('An event id (`evt_…`): only the events after it in commit order (exclusive). Pass `nextCursor` here for the next page'),
-  since: instant.optional()
+  since: isoInstant.optional()
     .describe('An ISO 8601 date or UTC date-time: only events whose timestamp is at or after it. With `after`, both apply (the events after `after` that are also that new), so keep `since` while paging or drop it: the cursor alone continues'),
   limit: z.string().regex(/^\d{1,7}$/, `must be an integer from 1 to ${MAX_EVENT_PAGE}`).transform(Number).optional()
     .describe(`Page size, 1-${MAX_EVENT_PAGE} (default 100)`),

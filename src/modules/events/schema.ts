@@ -50,7 +50,8 @@ builder.queryFields((t) => ({
         args,
         ({ limit, cursor }) =>
           ctx.services.eventLog.list({
-            caller, types: args.types, since: args.since, limit, after: cursor,
+            // `since` as the client wrote it (the DateTime scalar keeps the text), read as REST reads it.
+            caller, types: args.types, since: args.since?.text, limit, after: cursor,
             fieldNames: { types: 'types', after: 'after', since: 'since', limit: 'first' },
           }),
         (e) => e.id,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
+import { firstMillisecond, isoInstant, lowerBound } from '../../dates.js';
 import { badInput, forbidden, notFound } from '../../errors.js';
 import { lookupId } from '../../ids.js';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
@@ -65,12 +66,9 @@ export const createdWebhookView = webhookView.extend({
 export type CreatedWebhookView = z.infer<typeof createdWebhookView>;
 export const webhookList = z.object({ items: z.array(webhookView) });
 
-/** The same instants analytics takes (`from`, `to`): a date means its midnight UTC. */
-const instant = z.union([z.iso.date(), z.iso.datetime()], {
-  error: (issue) => (issue.input === undefined ? 'is required' : 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)'),
-});
 export const recoverWebhookInput = z.strictObject({
-  since: instant.describe(
+  // The instants every date field takes (src/dates.ts): a date means its midnight UTC.
+  since: isoInstant.describe(
     'ISO 8601 date or UTC date-time, not in the future: FAILED deliveries created at or after it get one more attempt. ' +
       'One older than the delivery log retention (WEBHOOK_LOG_RETENTION_DAYS) means every FAILED delivery still kept',
   ),
@@ -306,11 +304,13 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
     async recover({ caller, id, input }: { caller: Caller; id: string; input: unknown }): Promise<RecoveryView> {
       assertAdmin(caller);
       const { since } = parseWith(recoverWebhookInput, input, '');
-      const from = new Date(since);
-      if (from.getTime() > Date.now()) throw badInput('since', 'must not be in the future');
+      // Read as every date bound is (src/dates.ts): from its first whole millisecond; before year 1
+      // it bounds nothing (every FAILED delivery still kept).
+      if (firstMillisecond(since) > Date.now()) throw badInput('since', 'must not be in the future');
+      const from = lowerBound(since);
       await findEndpoint(id);
       const { count } = await db.webhookDelivery.updateMany({
-        where: { endpointId: id, status: 'FAILED', createdAt: { gte: from }, ...oneMoreAttempt.where },
+        where: { endpointId: id, status: 'FAILED', ...(from ? { createdAt: { gte: from } } : {}), ...oneMoreAttempt.where },
         data: oneMoreAttempt.data(),
       });
       if (count) onDeliveriesDue?.();
