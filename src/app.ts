@@ -20,7 +20,7 @@ import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
 import { useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
-import { useGraphQLHead } from './graphql/use-graphql-head.js';
+import { useGraphQLMethods } from './graphql/use-graphql-methods.js';
 import { useInputEncoding } from './http/plugins/use-input-encoding.js';
 import { useCors } from './http/plugins/use-cors.js';
 import { useHealthChecks } from './http/plugins/use-health.js';
@@ -112,8 +112,9 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // GET /, /reference, /console, GraphiQL's page and their static files, before the budget: pages are not limited.
       usePages({ graphiql: config.graphiql, rateLimit: config.rateLimit, graphqlPath: GRAPHQL_PATH }),
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS }),
-      // HEAD of a GraphQL query: its GET without the content (GraphiQL's page has its own, above).
-      useGraphQLHead(GRAPHQL_PATH),
+      // HEAD of a GraphQL query: its GET without the content (GraphiQL's page has its own, above);
+      // OPTIONS (not a preflight) and the methods GraphQL does not use: 204 or 405 with Allow, as on REST paths.
+      useGraphQLMethods(GRAPHQL_PATH),
       // A plain GET query whose result is cached is answered here (see useResponseCacheHits).
       useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH }),
       useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),

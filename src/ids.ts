@@ -23,12 +23,19 @@ export function isId(value: string, prefix?: IdPrefix): boolean {
 const MAX_ID_LENGTH = 64;
 
 /**
+ * What no id holds: a C0 control character or DEL, or a surrogate code point (with the `u` flag a
+ * surrogate pair is one astral code point, so only a lone surrogate matches `\p{Cs}`).
+ */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const UNUSABLE = /[\u0000-\u001f\u007f]|\p{Cs}/u;
+
+/**
  * The caller's id, to look up; or at once a 404 naming `what` (not the id) for an id no row can
  * have: a NUL byte (PostgreSQL text cannot hold one: the query would fail, a 500), another
- * control character, or a huge string. Such an id is neither looked up nor echoed back.
+ * control character, a lone surrogate (not Unicode: echoed in a message, it made JSON that strict
+ * parsers refuse), or a huge string. Such an id is neither looked up nor echoed back.
  */
 export function lookupId(what: string, id: string): string {
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-  if (id.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) throw notFound(what);
+  if (id.length > MAX_ID_LENGTH || UNUSABLE.test(id)) throw notFound(what);
   return id;
 }

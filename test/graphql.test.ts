@@ -653,6 +653,38 @@ describe('HTTP', () => {
     }
     expect(failures).toEqual([]);
   });
+
+  it('answers OPTIONS with 204 and Allow, and a method GraphQL does not use with 405 and Allow, as a REST path does; preflights keep CORS', async () => {
+    const rest = await api.request('OPTIONS', '/api/content/docs');
+    expect(rest.status).toBe(204);
+    const options = await api.request('OPTIONS', '/graphql');
+    expect(options.status, options.text).toBe(204);
+    expect(options.text).toBe('');
+    expect(options.headers.get('allow')!.split(/,\s*/).sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
+    // Every method Allow names is answered by the path (HEAD and GET of a query, POST of one).
+    expect((await api.request('HEAD', '/graphql?query=%7B__typename%7D')).status).toBe(200);
+    expect((await api.get('/graphql?query=%7B__typename%7D')).body).toEqual({ data: { __typename: 'Query' } });
+    for (const method of ['DELETE', 'PUT', 'PATCH']) {
+      const refused = await api.request(method, '/graphql', { body: { query: 'mutation { updateMe(name: "Nobody") { name } }' }, token: ada });
+      expect(refused.status, method).toBe(405);
+      expect(refused.headers.get('allow'), method).toBe(options.headers.get('allow'));
+      expect(refused.body).toEqual({
+        errors: [{
+          message: `Method ${method} is not allowed on /graphql`,
+          extensions: { code: 'METHOD_NOT_ALLOWED', status: 405, details: { allow: ['GET', 'HEAD', 'POST', 'OPTIONS'] } },
+        }],
+      });
+    }
+    expect((await gql('{ me { name } }', undefined, ada)).body.data.me.name).toBe('Ada Lovelace');
+    // A CORS preflight is still the preflight answer, not Allow's.
+    const preflight = await api.request('OPTIONS', '/graphql', {
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+    expect(preflight.headers.get('access-control-max-age')).toBe('600');
+  });
 });
 
 // Last: it breaks the database.

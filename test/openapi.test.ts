@@ -137,6 +137,24 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
+  it('documents the 400 every operation can answer, for its query string, whether or not it reads one', async () => {
+    const fill = (path: string) => path.replace(/\{\w+\}/g, 'x');
+    for (const route of apiRoutes) {
+      const method = route.method.toLowerCase();
+      expect(Object.keys(doc.paths[route.path]![method]!.responses), `${route.method} ${route.path} lists 400`).toContain('400');
+      // A parameter named twice is refused before routing, on every route.
+      const repeated = await api.request(route.method, `${fill(route.path)}?x=1&x=2`, { token: ada });
+      expect(repeated.body, `${route.method} ${route.path}`).toMatchObject({ code: 400, message: 'query.x: must not be repeated' });
+      expectDocumented(repeated, route.path, method);
+    }
+    // And NUL in a parameter no route reads, on the routes that read no input at all (they listed no 400).
+    for (const path of ['/api/content/docs', '/api/v1/sessions', '/api/v1/api-keys', '/api/v1/event-types', '/api/openapi.json', '/api/asyncapi.json', '/api/v1/user/me', '/api/v1/webhooks']) {
+      const reply = await api.get(`${path}?x=%00`, { token: ada });
+      expect(reply.body, path).toMatchObject({ code: 400, message: 'query.x: must not contain NUL characters' });
+      expectDocumented(reply, path, 'get');
+    }
+  });
+
   it('documents parameters and request bodies from the validation schemas', () => {
     const getUser = doc.paths['/api/users/{id}']!.get!;
     expect(getUser.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) as object }]);

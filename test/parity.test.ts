@@ -1,7 +1,7 @@
 // REST and GraphQL are two doors to the same services: the same question gets the same answer.
 // GraphQL DateTimes are ISO 8601 strings, as in REST; only the envelope differs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { client, type Client, type Reply } from './support/http.js';
 import { sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
@@ -180,5 +180,58 @@ describe('REST and GraphQL agree', () => {
       });
       expect(reply.body.data ?? null).toBeNull();
     }
+  });
+});
+
+describe('REST and GraphQL refuse alike', () => {
+  /** A GraphQL reply's one error, as REST's error for the same question (REST names the query parameter `query.id`). */
+  function expectRefusedAlike(reply: Reply, rest: Reply, code: string) {
+    expect(rest.body).toMatchObject({ error: true, code: rest.status });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.errors, `${reply.text} where REST said ${rest.text}`).toHaveLength(1);
+    expect(reply.body.errors[0]).toMatchObject({
+      message: String(rest.body.message).replace(/^query\./, ''),
+      extensions: { code, status: rest.status },
+    });
+  }
+
+  it('an empty lesson id is BAD_USER_INPUT naming the argument, as REST\'s `?id=` is 400, on lesson, updateLesson and publishLesson', async () => {
+    const before = (await api.get('/api/v1/lessons?limit=100', { token: ada })).body;
+    const cases: [string, Record<string, unknown> | undefined, Promise<Reply>][] = [
+      ['{ lesson(id: "") { id } }', undefined, api.get('/api/v1/lessons?id=', { token: ada })],
+      ['query ($id: ID!) { lesson(id: $id) { id } }', { id: '' }, api.get('/api/v1/lessons?id=', { token: ada })],
+      ['mutation { updateLesson(id: "", input: { title: "Renamed" }) { id } }', undefined, api.patch('/api/v1/lessons?id=', { title: 'Renamed' }, { token: ada })],
+      ['mutation ($id: ID!) { updateLesson(id: $id, input: { title: "Renamed" }) { id } }', { id: '' }, api.patch('/api/v1/lessons?id=', { title: 'Renamed' }, { token: ada })],
+      ['mutation { publishLesson(id: "") { id } }', undefined, api.post('/api/v1/lessons/publish?id=', undefined, { token: ada })],
+    ];
+    for (const [query, variables, restReply] of cases) {
+      const rest = await restReply;
+      expect(rest).toMatchObject({ status: 400, body: { message: 'query.id: must not be empty' } });
+      const reply = await api.graphql(query, variables, { token: ada });
+      expectRefusedAlike(reply, rest, 'BAD_USER_INPUT');
+      expect(reply.body.errors[0].extensions.details).toEqual({ field: 'id' });
+    }
+    expect((await api.get('/api/v1/lessons?limit=100', { token: ada })).body).toEqual(before);
+  });
+
+  it('an id holding a lone surrogate is not found and never echoed (the message stays valid Unicode), for every kind of id', async () => {
+    const cases: [string, string][] = [
+      ['query ($id: ID!) { user(id: $id) { id } }', 'User not found'],
+      ['query ($id: ID!) { lesson(id: $id) { id } }', 'Lesson not found'],
+      ['mutation ($id: ID!) { publishLesson(id: $id) { id } }', 'Lesson not found'],
+      ['query ($id: ID!) { webhook(id: $id) { id } }', 'Webhook not found'],
+      ['mutation ($id: ID!) { revokeApiKey(id: $id) }', 'API key not found'],
+    ];
+    for (const id of ['\ud800', 'usr_\udc00x', `les_${'\ud83e'}`]) {
+      for (const [query, message] of cases) {
+        const reply = await api.graphql(query, { id }, { token: ada });
+        expect(reply.body.errors, `${query} ${JSON.stringify(id)}`).toEqual([expect.objectContaining({ message, extensions: expect.objectContaining({ code: 'NOT_FOUND', status: 404 }) })]);
+        // Strict JSON parsers refuse an escaped lone surrogate: none is in the response.
+        expect(reply.text).not.toMatch(/\\u[dD][89abAB]|\\u[dD][c-fC-F]/);
+      }
+    }
+    // A surrogate pair is a character: an id holding one is merely unknown, and echoed as REST echoes it.
+    const paired = await api.graphql('query ($id: ID!) { user(id: $id) { id } }', { id: 'usr_🦆' });
+    expect(paired.body.errors?.[0]?.message).toBe((await api.get(`/api/users/${encodeURIComponent('usr_🦆')}`)).body.message);
   });
 });

@@ -6,12 +6,16 @@
 // levels (`{ me { me { …`, 25 kB) overflowed its stack, a RangeError masked as "Unexpected error.".
 // A document of more than MAX_DOCUMENT_TOKENS is refused as it is parsed (graphql-js's maxTokens),
 // so no huge AST is built or cached (src/graphql/document-caches.ts). `ID` arguments are left to
-// the services, which answer an id no row can have with their NOT_FOUND, as the REST paths do.
+// the services, which answer an id no row can have with their NOT_FOUND, as the REST paths do
+// (src/ids.ts), but for one: a required `ID!` given as "" is missing, BAD_USER_INPUT
+// `<name>: must not be empty`, as REST's `?id=` is (`query.id: must not be empty`).
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import {
   BREAK,
   parse,
   getNamedType,
+  isNamedType,
+  isNonNullType,
   Kind,
   TypeInfo,
   typeFromAST,
@@ -19,6 +23,7 @@ import {
   visitWithTypeInfo,
   type DocumentNode,
   type GraphQLSchema,
+  type GraphQLType,
   type VariableDefinitionNode,
 } from 'graphql';
 import { badInput } from '../errors.js';
@@ -31,34 +36,48 @@ const isId = (schema: GraphQLSchema, definition: VariableDefinitionNode) => {
   return !!type && getNamedType(type).name === 'ID';
 };
 
+/** A required id (`ID!`): "" for it is no id at all, as a missing one is. */
+const isRequiredId = (type: GraphQLType | null | undefined) => isNonNullType(type) && isNamedType(type.ofType) && type.ofType.name === 'ID';
+const EMPTY = 'must not be empty';
+
 /** The argument (or variable) the input rule refuses, as a field path and the problem, or undefined. */
 function refusedField(schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>> | undefined): { field: string; problem: string } | undefined {
   // Cheap tests first: this runs for every operation, and almost none is refused.
-  for (const [name, value] of Object.entries(variables ?? {})) {
-    const found = inputProblem(value);
-    if (!found) continue;
-    const definition = document.definitions
+  const definitionOf = (name: string) =>
+    document.definitions
       .flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? (d.variableDefinitions ?? []) : []))
       .find((v) => v.variable.name.value === name);
+  for (const [name, value] of Object.entries(variables ?? {})) {
+    if (value === '') {
+      const definition = definitionOf(name);
+      if (definition && isRequiredId(typeFromAST(schema, definition.type))) return { field: name, problem: EMPTY };
+      continue;
+    }
+    const found = inputProblem(value);
+    if (!found) continue;
+    const definition = definitionOf(name);
     if (!definition || !isId(schema, definition)) return { field: [name, ...found.path].join('.'), problem: found.problem };
   }
   // A literal NUL or other control character can only be written as an escape (\u, \b, \f), or
-  // raw as DEL: the lexer refuses the other raw control characters and any lone surrogate.
+  // raw as DEL: the lexer refuses the other raw control characters and any lone surrogate. An
+  // empty string is written `""` (or `""""""`).
   const source = document.loc?.source.body;
-  if (source !== undefined && !/\\[ubf]|\u007f/.test(source)) return undefined;
+  if (source !== undefined && !/\\[ubf]|\u007f|""/.test(source)) return undefined;
   let found: { field: string; problem: string } | undefined;
   const names: string[] = [];
   const typeInfo = new TypeInfo(schema);
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
+      // A variable's default value is named by its variable, an argument's value by its argument.
+      VariableDefinition: { enter: (node) => void names.push(node.variable.name.value), leave: () => void names.pop() },
       Argument: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
       ObjectField: { enter: (node) => void names.push(node.name.value), leave: () => void names.pop() },
       StringValue(node) {
-        const problem = stringProblem(node.value);
-        if (!problem) return undefined;
         const type = typeInfo.getInputType();
-        if (type && getNamedType(type).name === 'ID') return undefined;
+        const problem = node.value === '' ? (isRequiredId(type) ? EMPTY : undefined) : stringProblem(node.value);
+        if (!problem) return undefined;
+        if (problem !== EMPTY && type && getNamedType(type).name === 'ID') return undefined;
         found = { field: names.join('.') || 'document', problem };
         return BREAK;
       },

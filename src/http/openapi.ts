@@ -109,10 +109,12 @@ function webhooks(): Record<string, JsonSchema> {
 export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    // Beyond what the route declares, what the router itself answers: 400 for invalid input,
-    // 413 for an oversized body, 403 without a valid token; and 429/500/503 anywhere.
+    // Beyond what the route declares, what the router itself answers: 400 for invalid input, on
+    // every route since any query string is checked (a parameter named twice, NUL and the other
+    // characters the input rule refuses, percent-encoding that is not UTF-8), whether or not the
+    // route reads one; 413 for an oversized body, 403 without a valid token; and 429/500/503 anywhere.
     const implied = [
-      ...(route.params || route.query || route.body ? [400] : []),
+      400,
       ...(route.body ? [413] : []),
       ...(route.auth || route.roles ? [403] : []),
     ];

@@ -1390,6 +1390,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid token, or not allowed */
             403: {
                 headers: {
@@ -1551,6 +1560,15 @@ export interface operations {
                         /** @enum {string} */
                         tier: "FREE" | "PRO" | "ENTERPRISE";
                     };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid token, or not allowed */
@@ -2269,6 +2287,15 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
                 headers: {
@@ -2498,6 +2525,15 @@ export interface operations {
                             updatedAt: string;
                         }[];
                     };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid token, or not allowed */
@@ -3541,6 +3577,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid token, or not allowed */
             403: {
                 headers: {
@@ -3976,6 +4021,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid token, or not allowed */
             403: {
                 headers: {
@@ -4045,6 +4099,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
                 headers: {
@@ -4103,6 +4166,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */

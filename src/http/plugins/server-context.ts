@@ -21,7 +21,7 @@ export interface RequestRecord {
   ctx: RequestContext;
   /** The URL's path (parsed once, by Yoga). */
   path: string;
-  /** The method the client sent (a HEAD of a GraphQL query runs as its GET: src/graphql/use-graphql-head.ts). */
+  /** The method the client sent (a HEAD of a GraphQL query runs as its GET: src/graphql/use-graphql-methods.ts). */
   method: string;
   /** performance.now() when the request reached Yoga. */
   started: number;

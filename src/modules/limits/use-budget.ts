@@ -19,7 +19,7 @@ export interface BudgetOptions {
 }
 
 export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plugin {
-  // By the request's context, which a request swapped later keeps (src/graphql/use-graphql-head.ts).
+  // By the request's context, which a request swapped later keeps (src/graphql/use-graphql-methods.ts).
   const headersOf = attachment<RequestContext, Record<string, string>>('limit headers');
   const refused = () => new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE);
   return {
