@@ -67,8 +67,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Called once a change's events have committed (the server wakes its event relay). */
   onEventsCommitted?: () => void;
-  /** Called when an ADMIN made webhook deliveries due now (the server wakes its webhook worker). */
-  onDeliveriesDue?: () => void;
+  /** Called when an ADMIN made an endpoint's webhook deliveries due now (the server wakes its webhook worker). */
+  onDeliveriesDue?: (endpointId: string) => void;
 }
 
 export function createApp({ config, db, bus, limits, log, metrics, responseCache, plugins = [], onEventsCommitted, onDeliveriesDue }: AppDeps) {

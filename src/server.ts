@@ -57,7 +57,7 @@ export interface Service {
   yoga: App['yoga'];
   webSocketContext: App['webSocketContext'];
   /** Wake the event relay and the webhook worker: set by whoever runs the workers. */
-  wakers: { relay?: () => void; dispatcher?: () => void };
+  wakers: { relay?: () => void; dispatcher?: (endpointId: string) => void };
   /** Disposes the Yoga server, stops following events, then closes the response cache, the bus, the limiter and the database. */
   close(): Promise<void>;
 }
@@ -103,7 +103,7 @@ export async function buildService(config: Config, options: StartOptions = {}): 
   const { yoga, webSocketContext } = createApp({
     config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins,
     onEventsCommitted: () => wakers.relay?.(),
-    onDeliveriesDue: () => wakers.dispatcher?.(),
+    onDeliveriesDue: (endpointId) => wakers.dispatcher?.(endpointId),
   });
   return {
     log,
@@ -157,7 +157,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { all: workers, relay, dispatcher } = createWorkers({ db, bus, config, log, metrics });
   for (const worker of workers) worker.start();
   wakers.relay = () => relay.wake?.();
-  wakers.dispatcher = () => dispatcher.wake?.();
+  wakers.dispatcher = (endpointId) => dispatcher.attemptNow(endpointId);
   log.info({ url, database: db.kind, redis: Boolean(config.redisUrl) }, 'listening');
   return {
     url,

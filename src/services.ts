@@ -29,8 +29,8 @@ export interface ServiceDeps {
   log: Logger;
   /** After a change's transaction commits, with its events (see OnCommitted). */
   onCommitted?: OnCommitted;
-  /** An ADMIN made webhook deliveries due now: wake this instance's webhook worker. */
-  onDeliveriesDue?: () => void;
+  /** An ADMIN made an endpoint's webhook deliveries due now: wake this instance's webhook worker. */
+  onDeliveriesDue?: (endpointId: string) => void;
 }
 
 export function createServices(deps: ServiceDeps) {

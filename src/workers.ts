@@ -9,7 +9,7 @@ import type { EventBus } from './modules/events/bus.js';
 import { createPageViewFold } from './modules/analytics/fold.js';
 import { createSessionHousekeeping } from './modules/auth/housekeeping.js';
 import { createRelay } from './modules/events/relay.js';
-import { createDispatcher } from './modules/webhooks/dispatcher.js';
+import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 
 export interface Worker {
   start(): void;
@@ -29,7 +29,7 @@ export interface WorkerDeps {
 }
 
 /** Every worker of an instance, and the two the server wakes: the event relay and the webhook worker. */
-export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): { all: Worker[]; relay: Worker; dispatcher: Worker } {
+export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): { all: Worker[]; relay: Worker; dispatcher: Dispatcher } {
   const dispatcher = createDispatcher({ db, config, log: log.child({ worker: 'webhooks' }), onAttempt: metrics?.webhookAttempt });
   const relay = createRelay({
     db: db.prisma,

@@ -271,6 +271,49 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     expect(done.attempts.map((a) => a.statusCode)).toEqual([...new Array<number>(SCHEDULE_MS.length + 2).fill(503), 200]);
   });
 
+  it('a retry by hand of a delivery that had SUCCEEDED is that one attempt: FAILED if it fails, not the rest of the schedule', async () => {
+    const rx = await receiver((_hit, n) => ({ status: n === 1 ? 200 : 500 }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const done = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED');
+    expect((await api.post(`/api/v1/webhooks/${id}/deliveries/${done.id}/retry`, undefined, { token: ada })).status).toBe(202);
+    const failed = await onlyDelivery(id, 'FAILED', (x) => x.status === 'FAILED');
+    expect(failed.attempts.map((a) => a.statusCode)).toEqual([200, 500]);
+    expect(failed.nextAttemptAt).toBeNull();
+    await sleep(SCHEDULE_MS.reduce((a, b) => a + b) * 2);
+    expect(rx.hits).toHaveLength(2);
+  });
+
+  it('recovering a delivery a 410 failed is one attempt, FAILED again if it fails', async () => {
+    const rx = await receiver((_hit, n) => ({ status: n === 1 ? 410 : 500 }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    await onlyDelivery(id, 'FAILED by the 410', (x) => x.status === 'FAILED');
+    expect((await api.patch(`/api/v1/webhooks/${id}`, { enabled: true }, { token: ada })).status).toBe(200);
+    const recovered = await api.post(`/api/v1/webhooks/${id}/recover`, { since: '2000-01-01' }, { token: ada });
+    expect(recovered.body).toEqual({ count: 1 });
+    const again = await onlyDelivery(id, 'FAILED again', (x) => x.status === 'FAILED' && x.attempts.length === 2);
+    expect(again.attempts.map((a) => a.statusCode)).toEqual([410, 500]);
+    await sleep(SCHEDULE_MS.reduce((a, b) => a + b) * 2);
+    expect(rx.hits).toHaveLength(2);
+  });
+
+  it("an ADMIN's retry, test or recovery goes out at once, lifting the throttle a receiver's Retry-After set", async () => {
+    const rx = await receiver((_hit, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '3600' } } : { status: 200 }));
+    const { id } = await endpoint(rx.url);
+    await pageView();
+    const throttled = await onlyDelivery(id, 'the throttled attempt', (x) => x.attempts.length === 1);
+    expect(throttled.status).toBe('PENDING');
+    expect(Date.parse(throttled.nextAttemptAt!)).toBeGreaterThan(Date.now() + 3_000_000);
+    // Held back by the hour it asked for...
+    await sleep(1_000);
+    expect(rx.hits).toHaveLength(1);
+    // ...until asked for by hand.
+    expect((await api.post(`/api/v1/webhooks/${id}/deliveries/${throttled.id}/retry`, undefined, { token: ada })).status).toBe(202);
+    const done = await onlyDelivery(id, 'SUCCEEDED', (x) => x.status === 'SUCCEEDED', 10_000);
+    expect(done.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
+  });
+
   it('the test ping arrives signed, as webhook.test, with its own evt_ id, to that endpoint only', async () => {
     const rx = await receiver();
     const other = await receiver();

@@ -311,7 +311,15 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptions): Worker {
+export interface Dispatcher extends Worker {
+  /**
+   * An ADMIN asked for attempts to this endpoint now (a test, a retry, a recovery): forget the
+   * throttle this worker keeps for it (the service lifted the stored one) and look at once.
+   */
+  attemptNow(endpointId: string): void;
+}
+
+export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptions): Dispatcher {
   const { retryScheduleMs, timeoutMs, allowPrivateTargets, disableAfterMs } = config.webhook;
   const disableAfter = formatDuration(disableAfterMs);
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
@@ -623,6 +631,12 @@ export function createDispatcher({ db, config, log, onAttempt }: DispatcherOptio
     },
 
     wake(): void {
+      wakeLoop();
+    },
+
+    attemptNow(endpointId: string): void {
+      const state = endpoints.get(endpointId);
+      if (state) state.throttledUntil = 0;
       wakeLoop();
     },
 

@@ -134,15 +134,26 @@ function assertAdmin(caller: Caller): void {
 
 /**
  * The one rule for "one more attempt now", for retry (one delivery) and recover (many): PENDING,
- * due at once, any worker's lease dropped. The attempt count is kept, so a delivery whose schedule
- * is spent gets exactly one more attempt (FAILED again if it fails). A delivery the relay has
- * created but not yet made due (PENDING, nextAttemptAt null) is left as it is: it is due as soon
- * as its event is published, and must not go out before subscribers see the event.
+ * due at once, any worker's lease dropped. A delivery that had ended (FAILED or SUCCEEDED) gets
+ * exactly that one attempt: its place in the retry schedule (attemptCount) is set to the
+ * schedule's end, so if the attempt fails it is FAILED again, not retried on the rest of a
+ * schedule it had left early (a 410, a success). A PENDING one keeps its place: its next attempt
+ * is only brought forward. A delivery the relay has created but not yet made due (PENDING,
+ * nextAttemptAt null) is left as it is: it is due as soon as its event is published, and must not
+ * go out before subscribers see the event.
  */
 const oneMoreAttempt = {
   where: { NOT: { status: 'PENDING', nextAttemptAt: null } },
-  data: () => ({ status: 'PENDING', nextAttemptAt: new Date(), lockedUntil: null }),
-} satisfies { where: Prisma.WebhookDeliveryWhereInput; data: () => Prisma.WebhookDeliveryUpdateManyMutationInput };
+  data: (scheduleEnd?: number) => ({
+    status: 'PENDING',
+    nextAttemptAt: new Date(),
+    lockedUntil: null,
+    ...(scheduleEnd === undefined ? {} : { attemptCount: scheduleEnd }),
+  }),
+} satisfies {
+  where: Prisma.WebhookDeliveryWhereInput;
+  data: (scheduleEnd?: number) => Prisma.WebhookDeliveryUpdateManyMutationInput;
+};
 
 export interface ListDeliveriesOptions extends PageOptions {
   caller: Caller;
@@ -153,8 +164,20 @@ export interface ListDeliveriesOptions extends PageOptions {
  * `onDeliveriesDue`: told when an ADMIN made deliveries due now (a test, a retry, a recovery, an
  * endpoint enabled again), so this instance's worker sends them at once instead of at its next look.
  */
-export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; config: Config; onDeliveriesDue?: () => void }) {
+export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; config: Config; onDeliveriesDue?: (endpointId: string) => void }) {
   const allowPrivate = () => config.webhook.allowPrivateTargets;
+  const scheduleEnd = config.webhook.retryScheduleMs.length;
+
+  /**
+   * An ADMIN asked for an attempt now (a test, a retry, a recovery): the endpoint's throttle (a
+   * receiver's Retry-After, up to a day) is lifted, in the database for every instance and in
+   * this instance's worker, which is told. Asking is saying the receiver is ready; left in place,
+   * the throttle held the attempt back, with nothing to show why.
+   */
+  async function attemptNow(id: string): Promise<void> {
+    await db.webhookEndpoint.updateMany({ where: { id, throttledUntil: { not: null } }, data: { throttledUntil: null } });
+    onDeliveriesDue?.(id);
+  }
   /**
    * Deliveries with their attempts, read in one snapshot. Prisma reads the attempts with a second
    * query, and the worker records an attempt and its delivery's new state in one statement: that
@@ -238,7 +261,7 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
               : {};
         return { view: toWebhookView(await tx.webhookEndpoint.update({ where: { id }, data: { ...fields, ...state } })), enabledAgain: 'enabled' in state && state.enabled };
       });
-      if (updated.enabledAgain) onDeliveriesDue?.();
+      if (updated.enabledAgain) onDeliveriesDue?.(id);
       return updated.view;
     },
 
@@ -255,7 +278,7 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
       await findEndpoint(id);
       try {
         const queued = await enqueueTest(id);
-        onDeliveriesDue?.();
+        await attemptNow(id);
         return queued;
       } catch (error) {
         // Deleted between the check and the insert: the foreign key says so.
@@ -283,13 +306,18 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
       assertAdmin(caller);
       await findEndpoint(id);
       lookupId('Delivery', deliveryId);
+      // One of the two matches: an ended delivery gets its one attempt, a PENDING one its next sooner.
       await db.webhookDelivery.updateMany({
-        where: { id: deliveryId, endpointId: id, ...oneMoreAttempt.where },
+        where: { id: deliveryId, endpointId: id, status: { not: 'PENDING' } },
+        data: oneMoreAttempt.data(scheduleEnd),
+      });
+      await db.webhookDelivery.updateMany({
+        where: { id: deliveryId, endpointId: id, status: 'PENDING', ...oneMoreAttempt.where },
         data: oneMoreAttempt.data(),
       });
       const delivery = await inOneSnapshot((tx) => tx.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: id }, include: withAttempts }));
       if (!delivery) throw notFound(`Delivery ${deliveryId}`);
-      onDeliveriesDue?.();
+      await attemptNow(id);
       return toDeliveryView(delivery);
     },
 
@@ -310,10 +338,10 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
       const from = lowerBound(since);
       await findEndpoint(id);
       const { count } = await db.webhookDelivery.updateMany({
-        where: { endpointId: id, status: 'FAILED', ...(from ? { createdAt: { gte: from } } : {}), ...oneMoreAttempt.where },
-        data: oneMoreAttempt.data(),
+        where: { endpointId: id, status: 'FAILED', ...(from ? { createdAt: { gte: from } } : {}) },
+        data: oneMoreAttempt.data(scheduleEnd),
       });
-      if (count) onDeliveriesDue?.();
+      if (count) await attemptNow(id);
       return { count };
     },
 
