@@ -40,22 +40,24 @@ const isId = (schema: GraphQLSchema, definition: VariableDefinitionNode) => {
 const isRequiredId = (type: GraphQLType | null | undefined) => isNonNullType(type) && isNamedType(type.ofType) && type.ofType.name === 'ID';
 const EMPTY = 'must not be empty';
 
+/** The definition of the variable `name` (looked up only for a value the rule looks at twice). */
+const definitionOf = (document: DocumentNode, name: string) =>
+  document.definitions
+    .flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? (d.variableDefinitions ?? []) : []))
+    .find((v) => v.variable.name.value === name);
+
 /** The argument (or variable) the input rule refuses, as a field path and the problem, or undefined. */
 function refusedField(schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>> | undefined): { field: string; problem: string } | undefined {
   // Cheap tests first: this runs for every operation, and almost none is refused.
-  const definitionOf = (name: string) =>
-    document.definitions
-      .flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? (d.variableDefinitions ?? []) : []))
-      .find((v) => v.variable.name.value === name);
   for (const [name, value] of Object.entries(variables ?? {})) {
     if (value === '') {
-      const definition = definitionOf(name);
+      const definition = definitionOf(document, name);
       if (definition && isRequiredId(typeFromAST(schema, definition.type))) return { field: name, problem: EMPTY };
       continue;
     }
     const found = inputProblem(value);
     if (!found) continue;
-    const definition = definitionOf(name);
+    const definition = definitionOf(document, name);
     if (!definition || !isId(schema, definition)) return { field: [name, ...found.path].join('.'), problem: found.problem };
   }
   // A literal NUL or other control character can only be written as an escape (\u, \b, \f), or
