@@ -306,14 +306,15 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
       assertAdmin(caller);
       await findEndpoint(id);
       lookupId('Delivery', deliveryId);
-      // One of the two matches: an ended delivery gets its one attempt, a PENDING one its next sooner.
-      await db.webhookDelivery.updateMany({
-        where: { id: deliveryId, endpointId: id, status: { not: 'PENDING' } },
-        data: oneMoreAttempt.data(scheduleEnd),
-      });
+      // At most one of the two matches (in this order, the second cannot match what the first
+      // made PENDING): a PENDING delivery gets its next attempt sooner, an ended one its one attempt.
       await db.webhookDelivery.updateMany({
         where: { id: deliveryId, endpointId: id, status: 'PENDING', ...oneMoreAttempt.where },
         data: oneMoreAttempt.data(),
+      });
+      await db.webhookDelivery.updateMany({
+        where: { id: deliveryId, endpointId: id, status: { not: 'PENDING' } },
+        data: oneMoreAttempt.data(scheduleEnd),
       });
       const delivery = await inOneSnapshot((tx) => tx.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: id }, include: withAttempts }));
       if (!delivery) throw notFound(`Delivery ${deliveryId}`);
