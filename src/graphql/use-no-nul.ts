@@ -24,20 +24,16 @@ import {
   type DocumentNode,
   type GraphQLSchema,
   type GraphQLType,
-  type VariableDefinitionNode,
 } from 'graphql';
 import { badInput } from '../errors.js';
 import { inputProblem, stringProblem } from '../http/validation.js';
 import { MAX_DOCUMENT_TOKENS } from './document-caches.js';
 import { appGraphQLError } from './errors.js';
 
-const isId = (schema: GraphQLSchema, definition: VariableDefinitionNode) => {
-  const type = typeFromAST(schema, definition.type);
-  return !!type && getNamedType(type).name === 'ID';
-};
-
+/** An id, or a list of ids: left to the services (see above). */
+const isIdType = (type: GraphQLType | null | undefined) => !!type && getNamedType(type).name === 'ID';
 /** A required id (`ID!`): "" for it is no id at all, as a missing one is. */
-const isRequiredId = (type: GraphQLType | null | undefined) => isNonNullType(type) && isNamedType(type.ofType) && type.ofType.name === 'ID';
+const isRequiredId = (type: GraphQLType | null | undefined) => isNonNullType(type) && isNamedType(type.ofType) && isIdType(type.ofType);
 const EMPTY = 'must not be empty';
 
 /** The definition of the variable `name` (looked up only for a value the rule looks at twice). */
@@ -58,7 +54,7 @@ function refusedField(schema: GraphQLSchema, document: DocumentNode, variables: 
     const found = inputProblem(value);
     if (!found) continue;
     const definition = definitionOf(document, name);
-    if (!definition || !isId(schema, definition)) return { field: [name, ...found.path].join('.'), problem: found.problem };
+    if (!definition || !isIdType(typeFromAST(schema, definition.type))) return { field: [name, ...found.path].join('.'), problem: found.problem };
   }
   // A literal NUL or other control character can only be written as an escape (\u, \b, \f), or
   // raw as DEL: the lexer refuses the other raw control characters and any lone surrogate. An
@@ -79,7 +75,7 @@ function refusedField(schema: GraphQLSchema, document: DocumentNode, variables: 
         const type = typeInfo.getInputType();
         const problem = node.value === '' ? (isRequiredId(type) ? EMPTY : undefined) : stringProblem(node.value);
         if (!problem) return undefined;
-        if (problem !== EMPTY && type && getNamedType(type).name === 'ID') return undefined;
+        if (problem !== EMPTY && isIdType(type)) return undefined;
         found = { field: names.join('.') || 'document', problem };
         return BREAK;
       },
