@@ -8,7 +8,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import type { Config } from '../config.js';
 import { applyMigrations, migrationsPending } from './schema-engine.js';
 
@@ -212,4 +212,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pglite.close();
     },
   };
+}
+
+/**
+ * Locks a user's row until `tx` ends: the rules that count a user's rows before adding one (at
+ * most 100 live API keys, at most 100 live sessions) take turns on it, so concurrent requests
+ * cannot each pass the count.
+ */
+export async function lockUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
 }

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';
-import type { Db } from '../../db/client.js';
+import { lockUser, type Db } from '../../db/client.js';
 import { AppError, notFound } from '../../errors.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
@@ -66,7 +66,7 @@ export function createApiKeyService({ db, credentials }: { db: Db; credentials?:
       const { name } = parseWith(createApiKeyInput, input, '');
       const key = newKey();
       const row = await db.$transaction(async (tx) => {
-        await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${caller.userId} FOR UPDATE`;
+        await lockUser(tx, caller.userId);
         const live = await tx.apiKey.count({ where: { userId: caller.userId, revokedAt: null } });
         if (live >= MAX_LIVE_API_KEYS) {
           throw new AppError('CONFLICT', `At most ${MAX_LIVE_API_KEYS} API keys can be live at once: revoke one first`, {

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Caller, CallerAccount } from '../../context.js';
 import type { Config } from '../../config.js';
-import type { Database, Db } from '../../db/client.js';
+import { lockUser, type Database, type Db } from '../../db/client.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
@@ -181,7 +181,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
    */
   async function startSession(tx: Prisma.TransactionClient, userId: string, { userAgent }: SessionOrigin): Promise<TokenPair> {
     const now = new Date();
-    await tx.$queryRaw`SELECT 1 FROM "User" WHERE id = ${userId} FOR UPDATE`;
+    await lockUser(tx, userId);
     await tx.$executeRaw`
       UPDATE "Session" SET "revokedAt" = now(), "revokedReason" = ${`more than ${MAX_LIVE_SESSIONS} live sessions`}
        WHERE id IN (SELECT id FROM "Session"
