@@ -120,7 +120,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),
       // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).
-      ...useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH, { reservationTtlMs: config.sseReservationTtlMs, log }),
+      useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH, { reservationTtlMs: config.sseReservationTtlMs, log }),
       // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per
       // instance (a miss costs a client one resend of the document, never an error it sees).
       useAPQ({ store: persistedQueryStore() }),

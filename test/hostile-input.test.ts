@@ -406,6 +406,43 @@ describe('GraphQL', () => {
     );
   });
 
+  it('answers an operation /graphql/stream cannot run as /graphql does over SSE: one error event, then complete (a stack trace, or "Unable to detect operation AST")', async () => {
+    /** The events of a distinct-connections stream, as [event, data] pairs, and the response's status and type. */
+    const events = async (path: string, query: string, authorization?: string) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        body: JSON.stringify({ query }),
+        headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      });
+      const text = await res.text();
+      const frames = text.split('\n\n').filter((frame) => frame.startsWith('event:'));
+      return {
+        status: res.status,
+        type: res.headers.get('content-type')?.split(';')[0],
+        events: frames.map((frame) => {
+          const [event, data] = frame.split('\n').map((line) => line.replace(/^(event|data): ?/, ''));
+          return [event, data ? (JSON.parse(data) as unknown) : null];
+        }),
+      };
+    };
+    const cases: [string, string, string | undefined, string][] = [
+      ['a syntax error', '{', undefined, 'GRAPHQL_PARSE_FAILED'],
+      ['a field no type has', 'subscription { nope }', `Bearer ${token}`, 'GRAPHQL_VALIDATION_FAILED'],
+      ['two operations and no name', 'query A { __typename } query B { __typename }', undefined, 'OPERATION_RESOLUTION_FAILURE'],
+      ['a subscription without a token', 'subscription { events { id } }', undefined, 'UNAUTHENTICATED'],
+      ['a subscription with a token that is none', 'subscription { events { id } }', 'Bearer nonsense', 'UNAUTHENTICATED'],
+    ];
+    for (const [name, query, authorization, code] of cases) {
+      const reference = await events('/graphql', query, authorization);
+      const reply = await events('/graphql/stream', query, authorization);
+      expect(reply, name).toEqual({ status: 200, type: 'text/event-stream', events: [['next', { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code }) })] }], ['complete', null]] });
+      // The same error as on /graphql, and nothing Yoga keeps for itself (`http`) or a stack.
+      expect(reply.events, name).toEqual(reference.events);
+      expect(JSON.stringify(reply.events), name).not.toMatch(/"http"|\bat .*\.js:\d+/);
+    }
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
   it('refuses a body that names a key twice, whichever comes last (JSON.parse ran the last one)', async () => {
     const before = await state();
     const rename = JSON.stringify('mutation { updateMe(name: "Evil") { name } }');

@@ -64,8 +64,11 @@ interface Stream {
   close(): void;
 }
 
-/** Subscription.events with `credential` over graphql-sse (distinct connections) or graphql-ws. */
-function stream(transport: 'sse' | 'ws', on: TestServer, credential: string): Stream {
+/**
+ * Subscription.events with `credential` over graphql-sse (distinct connections on /graphql, or
+ * either mode on /graphql/stream) or graphql-ws.
+ */
+function stream(transport: 'sse' | 'sse-stream' | 'sse-single' | 'ws', on: TestServer, credential: string): Stream {
   const paths: string[] = [];
   let end!: (errors: readonly { message: string; extensions?: Record<string, unknown> }[]) => void;
   const ended = new Promise<readonly { message: string; extensions?: Record<string, unknown> }[]>((resolve) => (end = resolve));
@@ -80,8 +83,9 @@ function stream(transport: 'sse' | 'ws', on: TestServer, credential: string): St
   };
   const authorization = `Bearer ${credential}`;
   let close: () => void;
-  if (transport === 'sse') {
-    const sse = createSseClient({ url: `${on.url}/graphql`, singleConnection: false, headers: { authorization }, retryAttempts: 0 });
+  if (transport !== 'ws') {
+    const url = `${on.url}${transport === 'sse' ? '/graphql' : '/graphql/stream'}`;
+    const sse = createSseClient({ url, singleConnection: transport === 'sse-single', headers: { authorization }, retryAttempts: 0 });
     const unsubscribe = sse.subscribe({ query: EVENTS }, sink);
     close = () => {
       unsubscribe();
@@ -200,6 +204,24 @@ describe('DELETE /api/v1/sessions/{id}', () => {
 
     expect((await api.delete(`/api/v1/sessions/${laptopId}`, { token: phone.token })).status).toBe(204);
     for (const ended of await Promise.all([overSse.ended, overWs.ended])) {
+      expect(ended).toMatchObject([{ message: 'Missing or invalid token', extensions: { code: 'UNAUTHENTICATED' } }]);
+    }
+    const path = `/after-revoke/${randomBytes(4).toString('hex')}`;
+    expect((await api.post('/api/analytics/views', { path })).status).toBe(202);
+    await phoneStream.received(path);
+    phoneStream.close();
+  });
+
+  it("ends the subscriptions its tokens opened on /graphql/stream, in both of graphql-sse's modes, and the service goes on (it stopped)", async () => {
+    const user = await account();
+    const laptop = await user.login('Laptop/1.0');
+    const phone = await user.login('Phone/2.0');
+    const streams = [stream('sse-stream', server, laptop.token), stream('sse-single', server, laptop.token)];
+    const phoneStream = stream('sse-single', server, phone.token);
+    await Promise.all([...streams, phoneStream].map((s) => s.live()));
+
+    expect((await api.delete(`/api/v1/sessions/${await currentId(laptop.token)}`, { token: phone.token })).status).toBe(204);
+    for (const ended of await Promise.all(streams.map((s) => s.ended))) {
       expect(ended).toMatchObject([{ message: 'Missing or invalid token', extensions: { code: 'UNAUTHENTICATED' } }]);
     }
     const path = `/after-revoke/${randomBytes(4).toString('hex')}`;

@@ -13,10 +13,14 @@
 // stream has connected to it within SSE_RESERVATION_TTL, and until one does, its operations'
 // results wait in the event stream as a paused reader's do.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
-import type { FetchAPI, Plugin } from 'graphql-yoga';
+import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphql';
+import { isAsyncIterable, mapAsyncIterator, type FetchAPI, type Plugin, type YogaServer } from 'graphql-yoga';
+import type { RequestParams } from 'graphql-sse';
+import { createHandler } from 'graphql-sse/lib/use/fetch';
 import type { NodeServerContext } from '../http/plugins/server-context.js';
 import type { Logger } from '../logger.js';
+import { isGraphQLError, maskGraphQLError } from './errors.js';
+import { withoutInternals } from './sse-result.js';
 
 /** graphql-sse's names for the single-connection mode's token (graphql-sse/lib/common). */
 const TOKEN_HEADER = 'x-graphql-event-stream-token';
@@ -113,43 +117,78 @@ function reservations(ttlMs: number, expire: (token: string) => void) {
   };
 }
 
-/** Yoga's graphql-sse plugin at `endpoint`, preceded by the plugin that finds each stream's response. */
-export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtlMs, log }: { reservationTtlMs: number; log: Logger }): Plugin<object, NodeServerContext>[] {
+/** What an operation's results are, as graphql-sse takes them from onSubscribe. */
+type Results = ExecutionResult | AsyncIterable<ExecutionResult>;
+
+/** One result as a stream of one: graphql-sse sends it as `next`, then `complete`. */
+async function* once(result: ExecutionResult): AsyncGenerator<ExecutionResult> {
+  yield result;
+}
+
+/** What the client is told of an error no stage turned into a result: GraphQL errors as they are, anything else masked and logged. */
+function errorResult(error: unknown, log: Logger): ExecutionResult {
+  return { errors: [isGraphQLError(error) ? error : (maskGraphQLError(error, log) as GraphQLError)] };
+}
+
+/**
+ * Runs a graphql-sse operation through Yoga's envelop pipeline, as Yoga's own graphql-sse plugin
+ * (@graphql-yoga/plugin-graphql-sse) does, with what that plugin left to graphql-sse, whose
+ * handler (by its documentation) treats an error thrown from onSubscribe or from a stream as an
+ * internal error of ours:
+ * - a syntax error was thrown: the client got a 500 whose body was the stack trace;
+ * - a result of errors alone (a validation error, a subscription refused before it starts) is
+ *   not an ExecutionResult to graphql-sse, which wants `data` among its keys: it was read as
+ *   execution arguments, and answered `400 Unable to detect operation AST`;
+ * - an error from a running subscription (its credential revoked: src/modules/events/service.ts)
+ *   was thrown into the response body, unhandled: **it stopped the process**.
+ * Each is now a result, sent as `next` (then `complete`) as Yoga sends it on /graphql.
+ */
+async function runOperation(yoga: Pick<YogaServer<NodeServerContext, object>, 'getEnveloped'>, context: Record<string, unknown> & { request: Request; params: RequestParams }, log: Logger): Promise<Results> {
+  const { params } = context;
+  try {
+    const { parse, validate, schema, contextFactory, execute, subscribe } = yoga.getEnveloped(context);
+    const document = parse(params.query);
+    const errors = validate(schema, document);
+    if (errors.length) return once({ errors });
+    const contextValue = await contextFactory();
+    const run = getOperationAST(document, params.operationName)?.operation === 'subscription' ? subscribe : execute;
+    const result = (await run({ schema, document, contextValue, variableValues: params.variables, operationName: params.operationName })) as Results;
+    if (isAsyncIterable(result)) return mapAsyncIterator(result, (r: ExecutionResult) => r, (error: unknown) => errorResult(error, log));
+    return 'data' in result ? result : once(result);
+  } catch (error) {
+    return once(errorResult(error, log));
+  }
+}
+
+/**
+ * graphql-sse at `endpoint` (graphql-sse's own fetch handler, with operations run by
+ * runOperation), finding each stream's response for its backpressure.
+ */
+export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtlMs, log }: { reservationTtlMs: number; log: Logger }): Plugin<object, NodeServerContext> {
   /** Single-connection mode: the stream (GET with a token) by its token; operations name the token. */
   const streamsByToken = new Map<string, ServerResponse>();
   /** Distinct-connections mode: the operation's own request is the stream. */
   const streamsByRequest = new WeakMap<Request, ServerResponse>();
+  /** What the node server handed Yoga with each request, for the operation's context. */
+  const serverContexts = new WeakMap<Request, NodeServerContext>();
   const reserved = reservations(reservationTtlMs, (token) => endReservation(token));
+  let handler: (request: Request) => Promise<Response>;
 
-  const findStreams: Plugin<object, NodeServerContext> = {
-    onRequest({ request, serverContext }) {
-      const res = serverContext?.res;
-      if (!res || request.headers.get('accept') !== 'text/event-stream') return;
-      if (!request.url.split('?')[0]!.endsWith(endpoint)) return;
-      streamsByRequest.set(request, res);
-      const token = tokenOf(request);
-      if (!token) return;
-      streamsByToken.set(token, res);
-      reserved.connect(token);
-      res.once('close', () => {
-        if (streamsByToken.get(token) === res) streamsByToken.delete(token);
-      });
-    },
-  };
-  const graphqlSse = useGraphQLSSE({
-    endpoint,
-    onNext: async (_ctx, req) => {
-      const token = tokenOf(req.raw);
-      const res = streamsByRequest.get(req.raw) ?? (token ? streamsByToken.get(token) : undefined);
-      if (res) await drained(res);
-      // A reservation whose stream has not connected yet: its results stay in the event stream.
-      else if (token) await reserved.connected(token);
-    },
-  });
+  function findStream(request: Request, res: ServerResponse): void {
+    if (request.headers.get('accept') !== 'text/event-stream') return;
+    streamsByRequest.set(request, res);
+    const token = tokenOf(request);
+    if (!token) return;
+    streamsByToken.set(token, res);
+    reserved.connect(token);
+    res.once('close', () => {
+      if (streamsByToken.get(token) === res) streamsByToken.delete(token);
+    });
+  }
+
   // Its refusals get their codes as it hands them over: only its own responses are looked at
   // (an onResponse hook would cost every request of every path its payload, 1.2 kB measured).
   // A reservation's token is what its 201 says (graphql-sse makes it, or takes the client's).
-  const handle = graphqlSse.onRequest!;
   const answer = async (response: Response, request: Request, fetchAPI: FetchAPI): Promise<Response> => {
     if (response.status >= 400) return codedRefusal(response, fetchAPI.Response);
     if (request.method !== 'PUT' || response.status !== 201) return response;
@@ -157,21 +196,44 @@ export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtl
     reserved.add(token);
     return new fetchAPI.Response(token, response);
   };
-  graphqlSse.onRequest = (payload) =>
-    payload.url.pathname.endsWith(endpoint) ? handle({ ...payload, endResponse: (response) => answer(response, payload.request, payload.fetchAPI).then(payload.endResponse) }) : undefined;
 
   /**
    * Ends a reservation as a client would: a stream connects to it and is closed at once, so
-   * graphql-sse drops it and ends its operations. Handed straight to the plugin (which reads the
-   * request, its server context and endResponse): not a client's request, it passes no other hook.
+   * graphql-sse drops it and ends its operations. Not a client's request: it passes no hook.
    */
   function endReservation(token: string): void {
-    const url = new URL(`http://localhost${endpoint}?${TOKEN_QUERY}=${encodeURIComponent(token)}`);
-    const request = new Request(url, { headers: { accept: 'text/event-stream' } });
-    const endResponse = (response: Response) => void response.body?.cancel().catch(() => undefined);
-    Promise.resolve(handle({ request, url, serverContext: {}, endResponse } as unknown as Parameters<typeof handle>[0])).catch((err: unknown) =>
-      log.warn({ err }, 'graphql-sse: could not end an expired reservation'),
+    const request = new Request(`http://localhost${endpoint}?${TOKEN_QUERY}=${encodeURIComponent(token)}`, { headers: { accept: 'text/event-stream' } });
+    handler(request).then(
+      (response) => response.body?.cancel().catch(() => undefined),
+      (err: unknown) => log.warn({ err }, 'graphql-sse: could not end an expired reservation'),
     );
   }
-  return [findStreams, graphqlSse as Plugin<object, NodeServerContext>];
+
+  return {
+    onYogaInit({ yoga }) {
+      handler = createHandler(
+        {
+          onSubscribe: (req, params) => runOperation(yoga, { ...serverContexts.get(req.raw), request: req.raw, params }, log),
+          onNext: async (_ctx, req, result) => {
+            const token = tokenOf(req.raw);
+            const res = streamsByRequest.get(req.raw) ?? (token ? streamsByToken.get(token) : undefined);
+            if (res) await drained(res);
+            // A reservation whose stream has not connected yet: its results stay in the event stream.
+            else if (token) await reserved.connected(token);
+            // Sent as Yoga sends results on /graphql: without the extensions Yoga keeps for itself (`http`).
+            return withoutInternals(result as ExecutionResult) as ExecutionResult;
+          },
+        },
+        yoga.fetchAPI,
+      );
+    },
+    onRequest({ request, url, serverContext, fetchAPI, endResponse }) {
+      if (!url.pathname.endsWith(endpoint)) return;
+      if (serverContext?.res) findStream(request, serverContext.res);
+      if (serverContext) serverContexts.set(request, serverContext);
+      return handler(request)
+        .then((response) => answer(response, request, fetchAPI))
+        .then(endResponse);
+    },
+  };
 }

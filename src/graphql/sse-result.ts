@@ -27,7 +27,7 @@ const rest = (extensions: Extensions, ...internal: string[]): Extensions => {
 };
 
 /** The result as Yoga serialises it: its errors and itself without the extensions Yoga keeps for itself. */
-function withoutInternals(result: ExecutionResult): ExecutionResult | object {
+export function withoutInternals(result: ExecutionResult): ExecutionResult | object {
   if (!result.errors?.length && !result.extensions?.http) return result;
   const errors = result.errors?.map((error) => {
     const json = (typeof error.toJSON === 'function' ? error.toJSON() : { ...error }) as { extensions?: Extensions };
