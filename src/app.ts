@@ -151,7 +151,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
 
   return {
     yoga,
-    /** The context of a WebSocket connection (its upgrade request and credentials). */
+    /** The context of an operation on a WebSocket (its connection's upgrade request and credentials). */
     webSocketContext: (req: IncomingMessage, authorization: string | undefined) => {
       const apiKey = req.headers['x-api-key'];
       return contextFor({
@@ -188,8 +188,8 @@ interface ContextScope {
  * everything it reached, until promoted to die in the old one. In one process without sockets,
  * the service's GET /healthz cost 27 µs a request that way against 5 µs without, and its REST
  * user lookup 113–121 µs against 85–90 µs.
- * A WebSocket operation's context is made with Object.create() of its connection's, so it shares
- * the connection's scope: the caller is resolved once per connection (src/graphql/ws.ts).
+ * A WebSocket operation's context is made for it from its connection's credential, so its caller
+ * is resolved when it runs, as a request's is (src/graphql/ws.ts).
  */
 class ServiceRequestContext implements RequestContext {
   readonly requestId: string;

@@ -230,6 +230,40 @@ describe('DELETE /api/v1/sessions/{id}', () => {
     phoneStream.close();
   });
 
+  it('a WebSocket runs nothing more as a revoked session or API key: each operation checks its credential, as a request does', async () => {
+    const user = await account();
+    const laptop = await user.login('Laptop/1.0');
+    const phone = await user.login('Phone/2.0');
+    const created = await api.post('/api/v1/api-keys', { name: 'socket' }, { token: phone.token });
+    expect(created.status).toBe(201);
+    const { id: keyId, key } = created.body as { id: string; key: string };
+    const sockets = [laptop.token, key].map((credential) =>
+      createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${credential}` }, retryAttempts: 0 }),
+    );
+    /** One operation's last result on the socket. */
+    const run = (socket: (typeof sockets)[number], query: string) =>
+      new Promise<{ data?: unknown; errors?: unknown }>((resolve, reject) => {
+        let last: { data?: unknown; errors?: unknown } = {};
+        socket.subscribe({ query }, { next: (result) => (last = result), error: reject, complete: () => resolve(last) });
+      });
+    for (const socket of sockets) expect(await run(socket, '{ me { email } }')).toEqual({ data: { me: { email: user.email } } });
+    // Each socket stays open across the revocation (an open subscription keeps it).
+    const holds = sockets.map((socket) => socket.subscribe({ query: EVENTS }, { next: () => undefined, error: () => undefined, complete: () => undefined }));
+
+    expect((await api.delete(`/api/v1/sessions/${await currentId(laptop.token)}`, { token: phone.token })).status).toBe(204);
+    expect((await api.delete(`/api/v1/api-keys/${keyId}`, { token: phone.token })).status).toBe(204);
+    const refused = { errors: [expect.objectContaining({ message: 'Missing or invalid token', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })] };
+    for (const socket of sockets) {
+      expect(await run(socket, '{ me { email } }')).toMatchObject(refused);
+      // It minted a key that outlived the credential.
+      expect(await run(socket, 'mutation { createApiKey(name: "after") { key } }')).toMatchObject(refused);
+    }
+    const keys = (await api.get('/api/v1/api-keys', { token: phone.token })).body.items as { name: string }[];
+    expect(keys.map((k) => k.name)).not.toContain('after');
+    holds.forEach((unsubscribe) => unsubscribe());
+    await Promise.all(sockets.map((socket) => socket.dispose()));
+  });
+
   it('an API key revoked ends the subscriptions it opened', async () => {
     const user = await account();
     const { token } = await user.login('Script/1');

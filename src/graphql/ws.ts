@@ -23,7 +23,8 @@ export const isWebSocketContext = (context: object): context is RequestContext &
 type Extra = Record<PropertyKey, unknown> & {
   request: IncomingMessage;
   socket: WebSocket;
-  context?: RequestContext;
+  /** The credential the connection was opened with (connectionParams, or the upgrade's header). */
+  authorization?: string;
 };
 
 /** The envelop's execute/subscribe, carried to graphql-ws's own hooks in the root value. */
@@ -58,15 +59,17 @@ export function attachGraphQLWebSocket({
       onConnect: (ctx) => {
         if (refused.has(ctx.extra.socket)) return false;
         const fromParams = ctx.connectionParams?.authorization;
-        const authorization = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
-        ctx.extra.context = contextFor(ctx.extra.request, authorization);
+        ctx.extra.authorization = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
         if (refused.has(ctx.extra.socket)) return [createGraphQLError('Invalid message received', { extensions: { code: 'BAD_REQUEST' } })];
-        // The operation's initial context (Yoga's `context` option keeps it) is derived from the
-        // connection's: its own object for what the plugins add, the connection's caller and log.
-        const initial = Object.assign(Object.create(ctx.extra.context!) as RequestContext, {
+        // Each operation is a request of its own (Yoga's `context` option keeps this initial
+        // context): its caller is resolved from the connection's credential when it runs, as an
+        // HTTP request's is. Resolved once per connection, a socket went on running queries and
+        // mutations as its user after the session or key was revoked, the token expired, the
+        // user's role was lowered or the user deleted (and could mint an API key that outlived it).
+        const initial = Object.assign(contextFor(ctx.extra.request, ctx.extra.authorization), {
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           params: payload,
