@@ -264,6 +264,19 @@ describe('DELETE /api/v1/sessions/{id}', () => {
     await Promise.all(sockets.map((socket) => socket.dispose()));
   });
 
+  it("a session's row deleted (its user deleted) ends the streams it opened, as a revocation does (they went on for good)", async () => {
+    const user = await account();
+    const laptop = await user.login('Laptop/1.0');
+    const overSse = stream('sse', server, laptop.token);
+    const overWs = stream('ws', other, laptop.token);
+    await Promise.all([overSse, overWs].map((s) => s.live()));
+    await sql(server, `DELETE FROM "User" WHERE email = $1`, [user.email]);
+    // Found by each instance's next check (every 5 s), as a revocation made elsewhere is.
+    for (const ended of await Promise.all([overSse.ended, overWs.ended])) {
+      expect(ended).toMatchObject([{ message: 'Missing or invalid token', extensions: { code: 'UNAUTHENTICATED' } }]);
+    }
+  });
+
   it('an API key revoked ends the subscriptions it opened', async () => {
     const user = await account();
     const { token } = await user.login('Script/1');

@@ -21,10 +21,15 @@ export interface CredentialWatch {
   checkNow(): void;
 }
 
-const REVOKED_SQL = `
-SELECT id FROM "Session" WHERE id = ANY($1::text[]) AND "revokedAt" IS NOT NULL
+/**
+ * The watched credentials still live. Any other is over: revoked, or its row deleted (its user
+ * deleted, which deletes their sessions and keys). Asking for the revoked ones missed the
+ * deleted, whose streams went on for good.
+ */
+const LIVE_SQL = `
+SELECT id FROM "Session" WHERE id = ANY($1::text[]) AND "revokedAt" IS NULL
 UNION ALL
-SELECT id FROM "ApiKey" WHERE id = ANY($1::text[]) AND "revokedAt" IS NOT NULL`;
+SELECT id FROM "ApiKey" WHERE id = ANY($1::text[]) AND "revokedAt" IS NULL`;
 
 export function createCredentialWatch({ query, intervalMs = CHECK_INTERVAL_MS }: { query: Database['query']; intervalMs?: number }): CredentialWatch {
   /** The watchers of each credential (session or API key id). */
@@ -35,13 +40,16 @@ export function createCredentialWatch({ query, intervalMs = CHECK_INTERVAL_MS }:
 
   async function check(): Promise<void> {
     if (!watched.size) return;
-    let revoked: { id: string }[];
+    const asked = [...watched.keys()];
+    let live: Set<string>;
     try {
-      revoked = await query<{ id: string }>(REVOKED_SQL, [[...watched.keys()]]);
+      live = new Set((await query<{ id: string }>(LIVE_SQL, [asked])).map((row) => row.id));
     } catch {
       return; // the database is away: the streams keep going until it answers again
     }
-    for (const { id } of revoked) {
+    // Only those asked about: a credential watched since the query began is checked next time.
+    for (const id of asked) {
+      if (live.has(id)) continue;
       for (const end of watched.get(id) ?? []) end();
       watched.delete(id);
     }
