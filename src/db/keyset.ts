@@ -52,12 +52,23 @@ export function keysetBounds({ limit = DEFAULT_PAGE_SIZE, cursor, fieldNames = {
   return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, fieldNames.cursor) };
 }
 
-/** Validates the page options (400 naming the field) and gives the query's seek, order and size. */
+/**
+ * Validates the page options (400 naming the field) and gives the query's seek, order and size.
+ *
+ * The seek is `(createdAt, id) < cursor` spelt as Prisma can: `createdAt < c OR (createdAt = c AND
+ * id < i)`. PostgreSQL cannot enter a (createdAt, id) index at an OR, so it only filtered with it:
+ * the page 90 % deep into 200,000 lessons read and threw away the 180,000 rows before the cursor.
+ * The redundant `createdAt <= c` beside it is a bound the index is entered at; the OR is then left
+ * with the rows of the cursor's own millisecond. Queries that seek in SQL of their own need the
+ * same (a row comparison, `("createdAt", id) < (c, i)`, is one too).
+ */
 export function keysetQuery(options: PageOptions) {
   const { limit, after } = keysetBounds(options);
   return {
     limit,
-    seek: after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+    seek: after
+      ? { AND: [{ createdAt: { lte: after.createdAt } }, { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }] }
+      : {},
     orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
     // One row more than asked tells whether there is a next page.
     take: limit + 1,

@@ -22,8 +22,12 @@ export async function* storedEvents(db: Db, from: number, to = Number.MAX_SAFE_I
   }
 }
 
-/** The newest position given (0 before the first event). */
+/**
+ * The newest position given (0 before the first event). Raw SQL: Prisma's aggregate wraps max() in
+ * a subquery (`SELECT MAX(position) FROM (SELECT position FROM "Event" … OFFSET $1)`) that read
+ * every event's position, where a plain max() is one step down the end of the unique index.
+ */
 export async function newestPosition(db: Db): Promise<number> {
-  const { _max } = await db.event.aggregate({ _max: { position: true } });
-  return Number(_max.position ?? 0);
+  const [row] = await db.$queryRaw<{ max: bigint | null }[]>`SELECT max(position) AS max FROM "Event"`;
+  return Number(row?.max ?? 0);
 }

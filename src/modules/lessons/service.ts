@@ -89,17 +89,24 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
       const seek = after
         ? Prisma.sql`AND ("createdAt", id) < (${after.createdAt.toISOString()}::timestamptz, ${after.id})`
         : Prisma.empty;
-      // Numbering each author's rows keeps the page size per author; one row more than asked tells
-      // whether that author has a next page (as keysetQuery's take).
+      // One walk per author down the partial index of published lessons (authorId, createdAt DESC,
+      // id DESC), entered at the cursor and stopped after the page: one row more than asked tells
+      // whether that author has a next page (as keysetQuery's take). Numbering every row of the
+      // authors with a window function sorted all their lessons for a page of one (50,000: 28 MB
+      // spilled to disk). `= ANY (ARRAY[…])` and authorId in the ORDER BY keep the planner on that
+      // index: with `=`, the (createdAt, id) indexes give the same order, and guessing that an
+      // author wrote 1/n of the lessons it may walk one of those filtering by author, through
+      // every lesson for an author of none or of only old ones.
       const rows = await db.$queryRaw<Lesson[]>`
-        SELECT id, title, summary, body, status, "authorId", "createdAt", "publishedAt", "updatedAt"
-        FROM (
-          SELECT *, row_number() OVER (PARTITION BY "authorId" ORDER BY "createdAt" DESC, id DESC) AS nth
-          FROM "Lesson"
-          WHERE "authorId" IN (${Prisma.join(authorIds)}) AND status = 'PUBLISHED' ${seek}
-        ) AS numbered
-        WHERE nth <= ${limit + 1}
-        ORDER BY "authorId", "createdAt" DESC, id DESC`;
+        SELECT l.id, l.title, l.summary, l.body, l.status, l."authorId", l."createdAt", l."publishedAt", l."updatedAt"
+        FROM (SELECT DISTINCT id FROM unnest(${[...authorIds]}::text[]) AS author(id)) AS a
+        CROSS JOIN LATERAL (
+          SELECT * FROM "Lesson"
+          WHERE "authorId" = ANY (ARRAY[a.id]) AND status = 'PUBLISHED' ${seek}
+          ORDER BY "authorId", "createdAt" DESC, id DESC
+          LIMIT ${limit + 1}
+        ) AS l
+        ORDER BY l."authorId", l."createdAt" DESC, l.id DESC`;
       const byAuthor = new Map<string, Lesson[]>();
       for (const row of rows) {
         const lessons = byAuthor.get(row.authorId);
