@@ -85,7 +85,7 @@ describe('a long subscription', () => {
     const gc = runInNewContext('gc') as () => void;
     const bus = createEventBus({ channel: 'learnstream:events:chaos-memory' });
     // Only what a stream without `after` reads: the newest position, and nothing stored after it.
-    const db = { event: { aggregate: async () => ({ _max: { position: 0n } }), findMany: async () => [] } } as unknown as Db;
+    const db = { $queryRaw: async () => [{ max: null }], event: { findMany: async () => [] } } as unknown as Db;
     const credentials = createCredentialWatch({ query: async () => [] }); // never revoked
     const events = createEventService({ db, bus, credentials });
     const caller = { userId: 'usr_x', role: 'MEMBER', tier: 'FREE', sessionId: 'ses_x' } as unknown as Caller;
