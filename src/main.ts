@@ -1,14 +1,23 @@
 // `npm start`: validated config, then the service, until SIGINT/SIGTERM stops it gracefully.
 import { loadConfigOrExit } from './config.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
 import { createLogger } from './logger.js';
 import type { RunningServer } from './server.js';
 
 /** How long open connections get to finish before they are cut and the database is closed anyway. */
 const SHUTDOWN_DEADLINE_MS = 30_000;
+/**
+ * Beyond a webhook attempt's own timeout: the dispatcher's stop waits for it (plus 1 s), interrupts
+ * what is left (up to 2 s more), records it and releases its lease; then the database is closed.
+ */
+const SHUTDOWN_MARGIN_MS = 15_000;
 
 // A bad configuration: one line per problem on stderr, each naming the variable; exit 1.
 const config = loadConfigOrExit();
 const log = createLogger(config.logLevel);
+/** An attempt in flight may take its whole timeout: stopping gives it that, so it is recorded. */
+// (At most what a timer can hold: a longer delay would fire at once.)
+const shutdownDeadlineMs = Math.min(Math.max(SHUTDOWN_DEADLINE_MS, config.webhook.timeoutMs + SHUTDOWN_MARGIN_MS), 2_147_483_647);
 
 let server: RunningServer | undefined;
 let stopping = false;
@@ -20,16 +29,17 @@ function shutdown(signal: NodeJS.Signals): void {
   }
   stopping = true;
   log.info({ signal }, 'shutting down');
+  // The deadline runs from the first signal: a start that never finishes (a database that does
+  // not answer, a migration waiting for its lock) must not keep the process either.
+  setTimeout(() => {
+    log.error({ deadlineMs: shutdownDeadlineMs, starting: !server }, server ? 'shutdown did not finish in time: exiting' : 'still starting at the shutdown deadline: exiting');
+    process.exit(1);
+  }, shutdownDeadlineMs).unref();
   // Still starting (migrating, seeding): stop as soon as the start is done, not half-way.
   if (server) stop(server);
 }
 
 function stop(running: RunningServer): void {
-  // Last resort if closing hangs (server.stop already cuts lingering connections).
-  setTimeout(() => {
-    log.error('shutdown did not finish in time: exiting');
-    process.exit(1);
-  }, SHUTDOWN_DEADLINE_MS).unref();
   running.stop().then(
     () => {
       log.info('stopped');
@@ -52,7 +62,8 @@ try {
 } catch (error) {
   // The database is unreachable, the port taken, a migration failed...: say so, exit non-zero.
   log.fatal({ err: error }, 'could not start');
-  console.error(`startup: ${error instanceof Error ? error.message : String(error)}`);
+  // DATA_DIR held by another process is a configuration problem: reported as one.
+  console.error(`${error instanceof DataDirInUseError ? 'config' : 'startup'}: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
 if (stopping) stop(server);

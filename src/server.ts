@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateInChild } from './db/migrate-process.js';
 import { openDatabase, type Database } from './db/client.js';
+import { lockDataDir } from './db/data-dir-lock.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -66,7 +67,17 @@ type App = ReturnType<typeof createApp>;
 
 export async function buildService(config: Config, options: StartOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger(config.logLevel);
-  let db = await openDatabase({ ...config, onQuery: options.onQuery });
+  // The embedded database belongs to one process: DATA_DIR is locked for as long as the service
+  // runs, including while the migration child has the database (a second process must not slip
+  // in between). A second process fails here, naming the first (DataDirInUseError).
+  const dataDirLock = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
+  let db: Database;
+  try {
+    db = await openDatabase({ ...config, onQuery: options.onQuery, dataDirLock });
+  } catch (error) {
+    await dataDirLock?.release();
+    throw error;
+  }
   try {
     let applied: string[] = [];
     if (options.migrateInProcess) applied = await db.migrate();
@@ -74,12 +85,13 @@ export async function buildService(config: Config, options: StartOptions = {}): 
       // One process at a time owns a PGlite directory: hand it to the child and take it back.
       if (db.kind === 'pglite') await db.close();
       applied = await migrateInChild(config);
-      if (db.kind === 'pglite') db = await openDatabase({ ...config, onQuery: options.onQuery });
+      if (db.kind === 'pglite') db = await openDatabase({ ...config, onQuery: options.onQuery, dataDirLock });
     }
     if (applied.length) log.info({ applied }, 'migrations applied');
     if (config.seed && (await seedIfEmpty(db.prisma))) log.info('seeded demo data');
   } catch (error) {
     await db.close().catch(() => {}); // already closed when a PGlite child failed
+    await dataDirLock?.release();
     throw error;
   }
   // Instances of one deployment (one database) share the event channel and the rate-limit counters.
@@ -119,7 +131,11 @@ export async function buildService(config: Config, options: StartOptions = {}): 
       await responseCache.close();
       await bus.close();
       await limits.close();
-      await db.close();
+      try {
+        await db.close();
+      } finally {
+        await dataDirLock?.release();
+      }
     },
   };
 }

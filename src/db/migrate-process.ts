@@ -19,9 +19,13 @@ export function migrateInChild({ databaseUrl, dataDir }: Pick<DatabaseOptions, '
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err = (err + chunk).slice(-4_000)));
+  // The child must not outlive this process (a start given up on at the shutdown deadline).
+  const killChild = () => child.kill('SIGKILL');
+  process.once('exit', killChild);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
+      process.off('exit', killChild);
       let report: { applied?: string[]; error?: string } = {};
       try {
         report = JSON.parse(out.trim().split('\n').pop() ?? '') as typeof report;
@@ -29,7 +33,12 @@ export function migrateInChild({ databaseUrl, dataDir }: Pick<DatabaseOptions, '
         // no report: the child died (killed, out of memory); its stderr says why
       }
       if (code === 0 && report.applied) resolve(report.applied);
-      else reject(new Error(report.error ?? `migrating failed (exit code ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`));
+      else {
+        // Ended by a signal (Ctrl-C reaches the whole process group, the child too): name it.
+        const how = signal ? `interrupted by ${signal}` : `failed (exit code ${code})`;
+        const tail = err.trim().split('\n').slice(-3).join(' | ');
+        reject(new Error(report.error ?? `migrating ${how}${tail ? `: ${tail}` : ''}`));
+      }
     });
   });
 }
