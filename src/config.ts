@@ -8,42 +8,84 @@ import { z } from 'zod';
 const boolean = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true, false, 1 or 0' })
   .transform((v) => v === 'true' || v === '1');
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+/** A whole number in [min, max]; every numeric variable has a maximum, named when it is passed. */
+const int = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')
     .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(min, `must be at least ${min}`)
-        .max(max, max === Number.MAX_SAFE_INTEGER ? 'is too large' : `must be at most ${max}`),
-    );
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
+const DAY_MS = 86_400_000;
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: DAY_MS } as const;
 /** `5s`, `30m`, `2h`…: milliseconds, or undefined when it is not a duration of a safe size. */
 function parseDuration(text: string): number | undefined {
   const m = DURATION.exec(text.trim());
   const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : NaN;
   return Number.isSafeInteger(ms) ? ms : undefined;
 }
+/** A maximum as it is written: `1d`, `30d`, `24h`. */
+function durationText(ms: number): string {
+  const [unit, size] = Object.entries(UNIT_MS).reverse().find(([, size]) => ms % size === 0)!;
+  return `${ms / size}${unit}`;
+}
+
+// The maxima (README, Configuration). A timer cannot wait longer than 2^31−1 ms (24.8 days: node
+// fires a longer one at once, with a TimeoutOverflowWarning), a token lifetime is a GraphQL Int
+// (`expiresIn`) and a date, a retention is subtracted from today's date; beyond these, values
+// broke the service after a start that looked fine. Each is a round figure well inside the limit.
+/** ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL: ten years, in seconds. */
+export const MAX_TOKEN_TTL_S = 315_360_000;
+/** WEBHOOK_TIMEOUT_MS: a minute (a timer; also what stopping the process may wait for an attempt). */
+export const MAX_WEBHOOK_TIMEOUT_MS = 60_000;
+/** SSE_RESERVATION_TTL: a day (a timer). */
+export const MAX_SSE_RESERVATION_TTL_MS = DAY_MS;
+/** WEBHOOK_RETRY_SCHEDULE: at most 100 delays, each at most 30 days. */
+export const MAX_RETRIES = 100;
+export const MAX_RETRY_DELAY_MS = 30 * DAY_MS;
+/** WEBHOOK_DISABLE_AFTER: a year. */
+export const MAX_DISABLE_AFTER_MS = 365 * DAY_MS;
+/** EVENT_RETENTION_DAYS, WEBHOOK_LOG_RETENTION_DAYS: a hundred years, i.e. for good. */
+export const MAX_RETENTION_DAYS = 36_500;
+/** RATE_LIMIT_FREE, RATE_LIMIT_PRO and an operation limit's count: a billion, no different from unlimited. */
+export const MAX_RATE_LIMIT = 1_000_000_000;
+/** RATE_LIMIT_WINDOW_S and an operation limit's window: 30 days. */
+export const MAX_RATE_WINDOW_MS = 30 * DAY_MS;
+/** BODY_LIMIT_BYTES: 100 MiB (a body is held in memory whole). */
+export const MAX_BODY_LIMIT_BYTES = 104_857_600;
+/** SUBSCRIPTION_BUFFER: each instance keeps one ring of this many events in memory. */
+export const MAX_SUBSCRIPTION_BUFFER = 100_000;
+
 const retrySchedule = z.string().transform((value, ctx) => {
   const delays = value.split(',').map(parseDuration);
   if (!delays.every((d): d is number => d !== undefined)) {
     ctx.addIssue({ code: 'custom', message: 'must be comma-separated durations like 5s,5m,2h' });
     return z.NEVER;
   }
-  return delays;
-});
-const duration = z.string().transform((value, ctx) => {
-  const ms = parseDuration(value);
-  if (ms === undefined || ms < 1) {
-    ctx.addIssue({ code: 'custom', message: 'must be a duration like 500ms, 30s, 10m, 2h or 5d' });
+  if (delays.length > MAX_RETRIES) {
+    ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_RETRIES} delays` });
     return z.NEVER;
   }
-  return ms;
+  if (delays.some((d) => d > MAX_RETRY_DELAY_MS)) {
+    ctx.addIssue({ code: 'custom', message: `each delay must be at most ${durationText(MAX_RETRY_DELAY_MS)}` });
+    return z.NEVER;
+  }
+  return delays;
 });
+const duration = (max: number) =>
+  z.string().transform((value, ctx) => {
+    const ms = parseDuration(value);
+    if (ms === undefined || ms < 1) {
+      ctx.addIssue({ code: 'custom', message: 'must be a duration like 500ms, 30s, 10m, 2h or 5d' });
+      return z.NEVER;
+    }
+    if (ms > max) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${durationText(max)}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
 /** `<max>/<duration>`, e.g. `20/1m`: at most max calls in any rolling window of that duration. */
 const operationLimit = z.string().transform((value, ctx) => {
   const m = /^(\d+)\/(\d+)(ms|s|m|h|d)$/.exec(value.trim());
@@ -53,8 +95,15 @@ const operationLimit = z.string().transform((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'must be <max>/<duration> like 20/1m' });
     return z.NEVER;
   }
+  if (max > MAX_RATE_LIMIT || windowMs > MAX_RATE_WINDOW_MS) {
+    ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_RATE_LIMIT}/${durationText(MAX_RATE_WINDOW_MS)}` });
+    return z.NEVER;
+  }
   return Object.freeze({ max, windowMs });
 });
+/** A URL that parses (a port that is a number, …) with one of `schemes`; the value is never echoed. */
+const url = (schemes: RegExp, what: string) =>
+  z.string().refine((value) => schemes.test(value) && URL.canParse(value), `must be a valid ${what} URL`);
 
 const envSchema = z.object({
   NODE_ENV: z
@@ -62,12 +111,9 @@ const envSchema = z.object({
     .default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(0, 65535).default(4000),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgresql:// URL')
-    .optional(),
+  DATABASE_URL: url(/^postgres(ql)?:\/\/.+/, 'postgresql://').optional(),
   DATA_DIR: z.string().min(1).default('.data'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// URL').optional(),
+  REDIS_URL: url(/^rediss?:\/\/.+/, 'redis://').optional(),
   // Signing keys, separated by commas or whitespace: the first signs, all verify (rotation).
   JWT_SECRET: z
     .string()
@@ -81,24 +127,24 @@ const envSchema = z.object({
       return keys;
     })
     .optional(),
-  ACCESS_TOKEN_TTL: int(60).default(86_400),
-  REFRESH_TOKEN_TTL: int(60).default(2_592_000),
-  RATE_LIMIT_FREE: int(1).default(100),
-  RATE_LIMIT_PRO: int(1).default(600),
-  RATE_LIMIT_WINDOW_S: int(1).default(60),
+  ACCESS_TOKEN_TTL: int(60, MAX_TOKEN_TTL_S).default(86_400),
+  REFRESH_TOKEN_TTL: int(60, MAX_TOKEN_TTL_S).default(2_592_000),
+  RATE_LIMIT_FREE: int(1, MAX_RATE_LIMIT).default(100),
+  RATE_LIMIT_PRO: int(1, MAX_RATE_LIMIT).default(600),
+  RATE_LIMIT_WINDOW_S: int(1, MAX_RATE_WINDOW_MS / 1000).default(60),
   RATE_LIMIT_LOGIN: operationLimit.default({ max: 20, windowMs: 60_000 }),
   RATE_LIMIT_REGISTER: operationLimit.default({ max: 10, windowMs: 3_600_000 }),
   RATE_LIMIT_PAGE_VIEWS: operationLimit.default({ max: 120, windowMs: 60_000 }),
   TRUST_PROXY: boolean.default(false),
-  BODY_LIMIT_BYTES: int(1024).default(1_048_576),
+  BODY_LIMIT_BYTES: int(1024, MAX_BODY_LIMIT_BYTES).default(1_048_576),
   WEBHOOK_RETRY_SCHEDULE: retrySchedule.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
-  WEBHOOK_TIMEOUT_MS: int(100).default(10_000),
+  WEBHOOK_TIMEOUT_MS: int(100, MAX_WEBHOOK_TIMEOUT_MS).default(10_000),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean.optional(),
-  WEBHOOK_DISABLE_AFTER: duration.default(5 * 86_400_000),
-  WEBHOOK_LOG_RETENTION_DAYS: int(1).default(30),
-  EVENT_RETENTION_DAYS: int(1).default(7),
-  SUBSCRIPTION_BUFFER: int(1).default(1000),
-  SSE_RESERVATION_TTL: duration.default(30_000),
+  WEBHOOK_DISABLE_AFTER: duration(MAX_DISABLE_AFTER_MS).default(5 * DAY_MS),
+  WEBHOOK_LOG_RETENTION_DAYS: int(1, MAX_RETENTION_DAYS).default(30),
+  EVENT_RETENTION_DAYS: int(1, MAX_RETENTION_DAYS).default(7),
+  SUBSCRIPTION_BUFFER: int(1, MAX_SUBSCRIPTION_BUFFER).default(1000),
+  SSE_RESERVATION_TTL: duration(MAX_SSE_RESERVATION_TTL_MS).default(30_000),
   DB_POOL_SIZE: int(1, 1000).default(20),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -168,7 +214,7 @@ export class ConfigError extends Error {
  * variable, each starting with the variable's name. Values are never echoed (they may be secrets).
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  // An empty variable means "not set", as in most twelve-factor tools.
+  // An empty variable means "not set", as in most twelve-factor tools (but METRICS_TOKEN, below).
   const present = Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
   );
@@ -182,6 +228,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   // Checked on the raw values too, so a production start with a bad PORT also names these.
   const production = present.NODE_ENV === 'production';
+  // The one variable whose absence is less safe than a value: an empty METRICS_TOKEN (a secret
+  // that did not reach the environment) would leave /metrics open without a word.
+  if (env.METRICS_TOKEN === '') problems.set('METRICS_TOKEN', 'must not be empty; unset it to leave /metrics open');
   if (production && !present.JWT_SECRET) problems.set('JWT_SECRET', 'required in production');
   if (production && !present.DATABASE_URL) problems.set('DATABASE_URL', 'required in production');
   if (!parsed.success || problems.size) throw new ConfigError([...problems].map(([name, message]) => `${name}: ${message}`));

@@ -59,21 +59,28 @@ export const unavailable = (cause?: unknown) =>
     headers: { 'retry-after': '5' },
   });
 
+// A server that refuses the service's connections is as unavailable as one that is down: its
+// database renamed or dropped (3D000, Prisma's P1003), the role refused (28000: NOLOGIN, no
+// pg_hba.conf entry; Prisma's P1010) or its password (28P01, Prisma's P1000). The operator puts it
+// right and the service recovers on its own, so clients are told to come back (503), not that the
+// service broke (500).
 const UNAVAILABLE_CODES =
-  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|57P01|57P02|57P03|53300|08\d{3}|P1001|P1002|P1017|P2024)$/;
-/** Driver-adapter error kinds (@prisma/driver-adapter-utils) that mean the server cannot be reached. */
-const UNAVAILABLE_KINDS = /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections)$/;
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|57P01|57P02|57P03|53300|08\d{3}|3D000|28000|28P01|P1000|P1001|P1002|P1003|P1010|P1017|P2024)$/;
+/** Driver-adapter error kinds (@prisma/driver-adapter-utils) that mean the server cannot be reached or refuses us. */
+const UNAVAILABLE_KINDS =
+  /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|DatabaseAccessDenied|AuthenticationFailed)$/;
 const UNAVAILABLE_NAMES = /DatabaseNotReachable|ConnectionClosed|PrismaClientInitializationError/;
 // "not queryable": node-postgres refusing a query on a connection that already failed (PostgreSQL
 // restarted under an open transaction), found by the soak (scripts/soak.ts) as a 500.
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|connection closed|Client has encountered a connection error and is not queryable|Can't reach database|does not allow connections|not currently accepting connections|terminating connection|the database system is (starting up|shutting down|in recovery mode)|too many clients/i;
+  /Connection terminated|connection closed|Client has encountered a connection error and is not queryable|Can't reach database|does not allow connections|not currently accepting connections|terminating connection|the database system is (starting up|shutting down|in recovery mode)|too many clients|database "[^"]*" does not exist|Database `[^`]*` does not exist|is not permitted to log in|password authentication failed|no pg_hba\.conf entry|User was denied access|Authentication failed against database server/i;
 
 /**
  * Is this a failure to reach the database, rather than a bad query? Looks through the `cause`
  * chain and through what Prisma's driver adapters attach: a PrismaClientKnownRequestError carries
- * the PostgreSQL error as `meta.driverAdapterError.cause` ({kind, code, message}), e.g. code
- * 55000 "database … is not currently accepting connections" or 57P01 "terminating connection".
+ * the PostgreSQL error as `meta.driverAdapterError.cause` ({kind, code, message}, or {kind,
+ * originalCode} for what it maps), e.g. code 55000 "database … is not currently accepting
+ * connections", 57P01 "terminating connection", or kind DatabaseDoesNotExist (3D000).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
@@ -82,8 +89,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { value, depth } = queue.shift()!;
     if (!value || typeof value !== 'object' || seen.has(value) || depth > 8) continue;
     seen.add(value);
-    const err = value as { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; meta?: unknown; driverAdapterError?: unknown };
+    const err = value as {
+      code?: unknown; originalCode?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; meta?: unknown; driverAdapterError?: unknown;
+    };
     if (typeof err.code === 'string' && UNAVAILABLE_CODES.test(err.code)) return true;
+    // What a driver adapter maps keeps PostgreSQL's own code as originalCode.
+    if (typeof err.originalCode === 'string' && UNAVAILABLE_CODES.test(err.originalCode)) return true;
     if (typeof err.kind === 'string' && UNAVAILABLE_KINDS.test(err.kind)) return true;
     if (typeof err.name === 'string' && UNAVAILABLE_NAMES.test(err.name)) return true;
     if (typeof err.message === 'string' && UNAVAILABLE_MESSAGES.test(err.message)) return true;

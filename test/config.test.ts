@@ -169,6 +169,66 @@ describe('loadConfig rejects bad values, naming the variable', () => {
     ['METRICS_TOKEN', { METRICS_TOKEN: 'has spaces, which no Bearer header can carry' }],
   ];
 
+  // Values that passed the check and then broke the service: each variable has a maximum, named.
+  const tooLarge: [string, Record<string, string>, string][] = [
+    ['ACCESS_TOKEN_TTL', { ACCESS_TOKEN_TTL: '2147483648' }, 'must be at most 315360000'],
+    ['REFRESH_TOKEN_TTL', { REFRESH_TOKEN_TTL: '9000000000000' }, 'must be at most 315360000'],
+    ['REFRESH_TOKEN_TTL', { REFRESH_TOKEN_TTL: '99999999999999999999' }, 'must be at most 315360000'],
+    ['SSE_RESERVATION_TTL', { SSE_RESERVATION_TTL: '30d' }, 'must be at most 1d'],
+    ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '3000000000' }, 'must be at most 60000'],
+    ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '60001' }, 'must be at most 60000'],
+    ['EVENT_RETENTION_DAYS', { EVENT_RETENTION_DAYS: '999999999999' }, 'must be at most 36500'],
+    ['WEBHOOK_LOG_RETENTION_DAYS', { WEBHOOK_LOG_RETENTION_DAYS: '36501' }, 'must be at most 36500'],
+    ['WEBHOOK_DISABLE_AFTER', { WEBHOOK_DISABLE_AFTER: '366d' }, 'must be at most 365d'],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: '5s,31d' }, 'each delay must be at most 30d'],
+    ['WEBHOOK_RETRY_SCHEDULE', { WEBHOOK_RETRY_SCHEDULE: Array(101).fill('1s').join(',') }, 'must list at most 100 delays'],
+    ['RATE_LIMIT_FREE', { RATE_LIMIT_FREE: '1000000001' }, 'must be at most 1000000000'],
+    ['RATE_LIMIT_PRO', { RATE_LIMIT_PRO: '9007199254740993' }, 'must be at most 1000000000'],
+    ['RATE_LIMIT_WINDOW_S', { RATE_LIMIT_WINDOW_S: '2592001' }, 'must be at most 2592000'],
+    ['RATE_LIMIT_LOGIN', { RATE_LIMIT_LOGIN: '5/31d' }, 'must be at most 1000000000/30d'],
+    ['RATE_LIMIT_PAGE_VIEWS', { RATE_LIMIT_PAGE_VIEWS: '1000000001/1m' }, 'must be at most 1000000000/30d'],
+    ['BODY_LIMIT_BYTES', { BODY_LIMIT_BYTES: '104857601' }, 'must be at most 104857600'],
+    ['SUBSCRIPTION_BUFFER', { SUBSCRIPTION_BUFFER: '100001' }, 'must be at most 100000'],
+    ['DB_POOL_SIZE', { DB_POOL_SIZE: '1001' }, 'must be at most 1000'],
+    ['PORT', { PORT: '65536' }, 'must be at most 65535'],
+  ];
+
+  it.each(tooLarge)('%s above its maximum: %o', (name, env, message) => {
+    expect(problemsOf(env)).toEqual([`${name}: ${message}`]);
+  });
+
+  it('takes every maximum itself', () => {
+    const config = loadConfig({
+      JWT_SECRET: SECRET, DATA_DIR: dataDir, ACCESS_TOKEN_TTL: '315360000', REFRESH_TOKEN_TTL: '315360000', SSE_RESERVATION_TTL: '24h',
+      WEBHOOK_TIMEOUT_MS: '60000', EVENT_RETENTION_DAYS: '36500', WEBHOOK_LOG_RETENTION_DAYS: '36500', WEBHOOK_DISABLE_AFTER: '365d',
+      WEBHOOK_RETRY_SCHEDULE: Array(100).fill('30d').join(','), RATE_LIMIT_FREE: '1000000000', RATE_LIMIT_PRO: '1000000000',
+      RATE_LIMIT_WINDOW_S: '2592000', RATE_LIMIT_LOGIN: '1000000000/30d', BODY_LIMIT_BYTES: '104857600', SUBSCRIPTION_BUFFER: '100000',
+    });
+    expect(config).toMatchObject({
+      accessTokenTtl: 315_360_000, refreshTokenTtl: 315_360_000, sseReservationTtlMs: 86_400_000, eventRetentionDays: 36_500,
+      webhook: { timeoutMs: 60_000, logRetentionDays: 36_500, disableAfterMs: 365 * 86_400_000 }, bodyLimitBytes: 104_857_600,
+      rateLimit: { free: 1_000_000_000, pro: 1_000_000_000, windowSeconds: 2_592_000 }, subscriptionBuffer: 100_000,
+      operationLimits: { login: { max: 1_000_000_000, windowMs: 30 * 86_400_000 } },
+    });
+    expect(config.webhook.retryScheduleMs).toHaveLength(100);
+    // What broke the service beyond them: a timer of more than 2^31-1 ms fires at once, a GraphQL
+    // Int (expiresIn) holds at most 2^31-1, a Date at most 8.64e15 ms from 1970.
+    expect(config.sseReservationTtlMs).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(config.webhook.timeoutMs).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(config.refreshTokenTtl).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(Number.isNaN(new Date(Date.now() - config.eventRetentionDays * 86_400_000).getTime())).toBe(false);
+  });
+
+  it('a URL that does not parse (REDIS_URL, DATABASE_URL) is named, its value (a password) never echoed', () => {
+    expect(problemsOf({ REDIS_URL: 'redis://:pw-secret@127.0.0.1:notaport/5' })).toEqual(['REDIS_URL: must be a valid redis:// URL']);
+    expect(problemsOf({ DATABASE_URL: 'postgresql://user:pw-secret@db:port/learnstream' })).toEqual(['DATABASE_URL: must be a valid postgresql:// URL']);
+  });
+
+  it('an empty METRICS_TOKEN is refused: unset, /metrics is open, and an empty secret is a mistake, not a wish', () => {
+    expect(problemsOf({ METRICS_TOKEN: '' })).toEqual(['METRICS_TOKEN: must not be empty; unset it to leave /metrics open']);
+    expect(loadConfig({ JWT_SECRET: SECRET, DATA_DIR: dataDir }).metricsToken).toBeUndefined();
+  });
+
   it.each(cases)('%s: %o', (name, env) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);

@@ -178,6 +178,45 @@ describe('createLogger', () => {
     expect(text).toContain('kept-value');
   });
 
+  it('redacts what errors carry: a Redis command\'s arguments (AUTH\'s is the password) and the password of any URL', () => {
+    let text = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    const log = createLogger('info', sink);
+    // What ioredis rejects with when Redis refuses AUTH, and what HELLO … AUTH would carry.
+    const wrongPass = Object.assign(new Error('WRONGPASS invalid username-password pair or user is disabled.'), {
+      command: { name: 'auth', args: ['redis-pw-1'] },
+    });
+    const hello = Object.assign(new Error('NOPROTO'), { command: { name: 'hello', args: ['3', 'AUTH', 'default', 'redis-pw-2'] } });
+    // What `new URL()` throws for a REDIS_URL whose port is not a number: the URL, whole, as `input`.
+    let invalidUrl: unknown;
+    try {
+      new URL('redis://:redis-pw-3@127.0.0.1:notaport/5');
+    } catch (error) {
+      invalidUrl = error;
+    }
+    expect(invalidUrl).toMatchObject({ input: 'redis://:redis-pw-3@127.0.0.1:notaport/5' });
+    const withCause = new Error('could not connect', { cause: new Error('to postgresql://app:pg-pw-4@db.internal:5432/learnstream') });
+    log.error({ err: wrongPass }, 'refused');
+    log.error({ err: hello }, 'hello');
+    log.fatal({ err: invalidUrl }, 'could not start');
+    log.error({ err: withCause }, 'cause');
+    log.warn({ error: 'GET http://user:http-pw-5@example.com/hook failed', target: 'rediss://u:redis-pw-6@cache:6380' }, 'fields');
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(5);
+    for (const secret of ['redis-pw-1', 'redis-pw-2', 'redis-pw-3', 'pg-pw-4', 'http-pw-5', 'redis-pw-6']) expect(text).not.toContain(secret);
+    // What helps find the problem stays: the command's name, the URL's user, host and port.
+    expect(lines[0]).toMatchObject({ err: { message: wrongPass.message, command: { name: 'auth', args: '[redacted]' } } });
+    expect(lines[2]).toMatchObject({ err: { code: 'ERR_INVALID_URL', input: 'redis://:[redacted]@127.0.0.1:notaport/5' } });
+    expect(text).toContain('postgresql://app:[redacted]@db.internal:5432/learnstream');
+    // The error logged is left as it was.
+    expect(wrongPass.command.args).toEqual(['redis-pw-1']);
+  });
+
   it('honours the level', () => {
     let text = '';
     const sink = new Writable({

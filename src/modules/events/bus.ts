@@ -1,11 +1,8 @@
 // Live fan-out of committed events to this instance's subscribers. Without REDIS_URL it is
 // in-process (other instances on the same PostgreSQL hear of new positions through NOTIFY: see
-// relay.ts); with it, every instance's relay publishes through Redis and every instance's
-// subscribers hear it (@graphql-yoga/redis-event-target), with what Redis did not bring read from
-// the database (createSequencer). Either way a subscriber reads a bounded ring, never a queue of
-// its own (createFanOut).
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { createPubSub } from 'graphql-yoga';
+// relay.ts); with it, every instance's relay publishes on a Redis channel and every instance's
+// subscribers hear it, with what Redis did not bring read from the database (createSequencer).
+// Either way a subscriber reads a bounded ring, never a queue of its own (createFanOut).
 import { Redis } from 'ioredis';
 import { deploymentId } from '../../deployment.js';
 import type { Logger } from '../../logger.js';
@@ -82,8 +79,6 @@ function iteratorOf(
 
 /** SUBSCRIPTION_BUFFER's default. */
 const DEFAULT_BUFFER = 1000;
-
-type Topics = Record<string, [PositionedEvent]>;
 
 /**
  * A subscriber that fell more than `buffer` events behind: the events it had not read yet are no
@@ -229,6 +224,12 @@ export function createFanOut(buffer: number, onFirst?: () => void, onLast?: () =
   };
 }
 
+/** Redis refused the connection's credentials: a wrong password (WRONGPASS), or none where one is needed (NOAUTH). */
+function refusedCredentials(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return /^(Ready check failed: )?(WRONGPASS|NOAUTH)\b/.test(message);
+}
+
 /**
  * `channel` names the stream on Redis: every instance of one deployment (one database) must use
  * the same one, and no other deployment sharing the Redis server may (see eventChannel).
@@ -260,52 +261,75 @@ export function createEventBus({
     };
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  // A SUBSCRIBE issued while Redis is away waits for it (redis-event-target does not handle its
-  // rejection, and an unhandled rejection ends the process); ioredis resubscribes on reconnect.
+  // A SUBSCRIBE issued while Redis is away waits for it (no retry limit); ioredis resubscribes on
+  // reconnect to what Redis confirmed.
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
-  // ioredis reconnects on its own; while Redis is unreachable, say so every 10 s, not per attempt.
+  // ioredis reconnects on its own; while Redis is unreachable or refuses us, say so every 10 s, not
+  // per attempt (a wrong password fails every reconnection).
   let lastErrorLoggedAt = 0;
+  const report = (error: unknown, what: string) => {
+    if (Date.now() - lastErrorLoggedAt < 10_000) return;
+    lastErrorLoggedAt = Date.now();
+    log?.error({ err: error }, refusedCredentials(error)
+      ? 'event bus: Redis refused the credentials of REDIS_URL, live events are read from the database until it accepts them'
+      : what);
+  };
   for (const connection of [publishClient, subscribeClient]) {
-    connection.on('error', (error: Error) => {
-      if (Date.now() - lastErrorLoggedAt < 10_000) return;
-      lastErrorLoggedAt = Date.now();
-      log?.error({ err: error }, 'event bus: Redis unreachable, live events are read from the database until it is back');
+    connection.on('error', (error: Error) => report(error, 'event bus: Redis unreachable, live events are read from the database until it is back'));
+  }
+
+  // One listener on the Redis channel while this instance has subscribers, fanned out locally.
+  // Subscribed here rather than through @graphql-yoga/redis-event-target, which drops the promises
+  // of its SUBSCRIBE and UNSUBSCRIBE: ioredis rejects queued commands when Redis refuses the
+  // connection's AUTH (a wrong or missing password), and that unhandled rejection ended the process.
+  let listening = false;
+  let resubscribeWhenReady = false;
+  function listen(): void {
+    subscribeClient.subscribe(channel).catch((error: unknown) => {
+      report(error, 'event bus: subscribing on Redis failed, live events are read from the database until it is back');
+      // What Redis never confirmed, ioredis does not resubscribe to on reconnect: ask again then.
+      if (resubscribeWhenReady) return;
+      resubscribeWhenReady = true;
+      subscribeClient.once('ready', () => {
+        resubscribeWhenReady = false;
+        if (listening) listen();
+      });
     });
   }
-  const pubsub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
-  // One listener on the Redis channel while this instance has subscribers, fanned out locally.
-  let source: AsyncIterableIterator<PositionedEvent> | undefined;
+  subscribeClient.on('message', (from: string, message: string) => {
+    if (from !== channel || !listening) return;
+    let event: PositionedEvent;
+    try {
+      event = JSON.parse(message) as PositionedEvent;
+    } catch {
+      return;
+    }
+    if (sequence) sequence.heard(event);
+    else fanOut.publish(event);
+  });
   const fanOut = createFanOut(
     buffer,
     () => {
-      const iterator = pubsub.subscribe(channel)[Symbol.asyncIterator]() as AsyncIterableIterator<PositionedEvent>;
-      source = iterator;
+      listening = true;
       sequence?.start();
-      void (async () => {
-        for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
-          if (sequence) sequence.heard(r.value);
-          else fanOut.publish(r.value);
-        }
-      })();
+      listen();
     },
     () => {
+      listening = false;
       sequence?.stop();
-      void source?.return?.();
-      source = undefined;
+      // Refused or lost with the connection: either way nothing more arrives for this instance.
+      subscribeClient.unsubscribe(channel).catch(() => undefined);
     },
   );
   const sequence = stored && createSequencer(stored, (event) => fanOut.publish(event), log);
   return {
     shared: true,
-    // Straight to Redis, the message redis-event-target reads (JSON of the event): its own publish
-    // drops the command's promise, and a publish that fails while Redis is away (after
-    // maxRetriesPerRequest) then ended the process as an unhandled rejection. A lost publish
+    // The JSON of the event, its promise handled: a publish that fails while Redis is away (after
+    // maxRetriesPerRequest) must not end the process as an unhandled rejection. A lost publish
     // costs no event: every instance reads it from the database once announced (createSequencer).
     publish: (event) => {
       publishClient.publish(channel, JSON.stringify(event)).catch((error: unknown) => {
-        if (Date.now() - lastErrorLoggedAt < 10_000) return;
-        lastErrorLoggedAt = Date.now();
-        log?.error({ err: error }, 'event bus: publish to Redis failed; instances read the event from the database once its position is announced');
+        report(error, 'event bus: publish to Redis failed; instances read the event from the database once its position is announced');
       });
     },
     flushed: async () => {},
@@ -313,9 +337,8 @@ export function createEventBus({
     announce: (position) => sequence?.announce(position),
     close: async () => {
       sequence?.stop();
-      // The last subscriber's leaving sent an UNSUBSCRIBE whose promise redis-event-target leaves
-      // unhandled: disconnecting at once rejects it (an unhandled rejection, at every stop after
-      // Redis had been away). QUIT is answered after it; a Redis that does not answer gets a second.
+      // QUIT lets the UNSUBSCRIBE of the last subscriber's leaving be answered first; a Redis that
+      // does not answer gets a second.
       await Promise.race([subscribeClient.quit().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       publishClient.disconnect();
       subscribeClient.disconnect();
