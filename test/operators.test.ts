@@ -142,7 +142,9 @@ async function redisWithPassword(password: string) {
   };
 }
 
-describe('a Redis that refuses the service is an outage, not a crash, and its password is never logged', () => {
+// Each test starts the compiled service and waits on Redis's reconnections and a log line written at
+// most every 10 s: under the whole suite's load that took more than vitest's 60 s.
+describe('a Redis that refuses the service is an outage, not a crash, and its password is never logged', { timeout: 150_000 }, () => {
   const pool = processPool();
   const stops: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
@@ -250,7 +252,7 @@ describe('a value that would break the service stops it at start, with one line 
     [{ DATABASE_URL: 'postgresql://app:pw-secret-2@127.0.0.1:notaport/x' }, 'config: DATABASE_URL: must be a valid postgresql:// URL'],
     [{ ACCESS_TOKEN_TTL: '2147483648' }, 'config: ACCESS_TOKEN_TTL: must be at most 315360000'],
     [{ SSE_RESERVATION_TTL: '30d' }, 'config: SSE_RESERVATION_TTL: must be at most 1d'],
-    [{ WEBHOOK_TIMEOUT_MS: '3000000000' }, 'config: WEBHOOK_TIMEOUT_MS: must be at most 60000'],
+    [{ WEBHOOK_TIMEOUT_MS: '3000000000' }, 'config: WEBHOOK_TIMEOUT_MS: must be at most 300000'],
     [{ EVENT_RETENTION_DAYS: '999999999999' }, 'config: EVENT_RETENTION_DAYS: must be at most 36500'],
     [{ METRICS_TOKEN: '' }, 'config: METRICS_TOKEN: must not be empty; unset it to leave /metrics open'],
   ])('%o', async (env, line) => {
