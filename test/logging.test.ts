@@ -151,16 +151,21 @@ describe('request logging', () => {
   });
 });
 
+/** A logger at info writing to a string: `written()` is what it has written so far. */
+function capturedLogger() {
+  let text = '';
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { log: createLogger('info', sink), written: () => text };
+}
+
 describe('createLogger', () => {
   it('redacts credentials wherever the service may log them', () => {
-    let text = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        text += chunk.toString();
-        done();
-      },
-    });
-    const log = createLogger('info', sink);
+    const { log, written } = capturedLogger();
     log.info({
       password: 'p-top', token: 't-top', refreshToken: 'r-top', secret: 's-top', key: 'k-top',
       body: { password: 'p-body', token: 't-body', refreshToken: 'r-body', secret: 's-body', key: 'k-body' },
@@ -168,25 +173,18 @@ describe('createLogger', () => {
       req: { headers: { authorization: 'Bearer req-auth' } },
       variables: { password: 'v-pass', input: { password: 'v-input-pass' } },
     }, 'credentials');
-    const line = JSON.parse(text) as Record<string, unknown>;
+    const line = JSON.parse(written()) as Record<string, unknown>;
     expect(line.msg).toBe('credentials');
     for (const value of ['p-top', 't-top', 'r-top', 's-top', 'k-top', 'p-body', 't-body', 'r-body', 's-body', 'k-body',
       'h-auth', 'h-key', 'req-auth', 'v-pass', 'v-input-pass']) {
-      expect(text).not.toContain(value);
+      expect(written()).not.toContain(value);
     }
-    expect(text).toContain('[redacted]');
-    expect(text).toContain('kept-value');
+    expect(written()).toContain('[redacted]');
+    expect(written()).toContain('kept-value');
   });
 
   it('redacts what errors carry: a Redis command\'s arguments (AUTH\'s is the password) and the password of any URL', () => {
-    let text = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        text += chunk.toString();
-        done();
-      },
-    });
-    const log = createLogger('info', sink);
+    const { log, written } = capturedLogger();
     // What ioredis rejects with when Redis refuses AUTH, and what HELLO … AUTH would carry.
     const wrongPass = Object.assign(new Error('WRONGPASS invalid username-password pair or user is disabled.'), {
       command: { name: 'auth', args: ['redis-pw-1'] },
@@ -206,13 +204,13 @@ describe('createLogger', () => {
     log.fatal({ err: invalidUrl }, 'could not start');
     log.error({ err: withCause }, 'cause');
     log.warn({ error: 'GET http://user:http-pw-5@example.com/hook failed', target: 'rediss://u:redis-pw-6@cache:6380' }, 'fields');
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = written().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(5);
-    for (const secret of ['redis-pw-1', 'redis-pw-2', 'redis-pw-3', 'pg-pw-4', 'http-pw-5', 'redis-pw-6']) expect(text).not.toContain(secret);
+    for (const secret of ['redis-pw-1', 'redis-pw-2', 'redis-pw-3', 'pg-pw-4', 'http-pw-5', 'redis-pw-6']) expect(written()).not.toContain(secret);
     // What helps find the problem stays: the command's name, the URL's user, host and port.
     expect(lines[0]).toMatchObject({ err: { message: wrongPass.message, command: { name: 'auth', args: '[redacted]' } } });
     expect(lines[2]).toMatchObject({ err: { code: 'ERR_INVALID_URL', input: 'redis://:[redacted]@127.0.0.1:notaport/5' } });
-    expect(text).toContain('postgresql://app:[redacted]@db.internal:5432/learnstream');
+    expect(written()).toContain('postgresql://app:[redacted]@db.internal:5432/learnstream');
     // The error logged is left as it was.
     expect(wrongPass.command.args).toEqual(['redis-pw-1']);
   });
