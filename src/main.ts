@@ -15,9 +15,11 @@ const SHUTDOWN_MARGIN_MS = 15_000;
 // A bad configuration: one line per problem on stderr, each naming the variable; exit 1.
 const config = loadConfigOrExit();
 const log = createLogger(config.logLevel);
-/** An attempt in flight may take its whole timeout: stopping gives it that, so it is recorded. */
-// (At most what a timer can hold: a longer delay would fire at once.)
-const shutdownDeadlineMs = Math.min(Math.max(SHUTDOWN_DEADLINE_MS, config.webhook.timeoutMs + SHUTDOWN_MARGIN_MS), 2_147_483_647);
+/**
+ * An attempt in flight may take its whole timeout: stopping gives it that, so it is recorded.
+ * (WEBHOOK_TIMEOUT_MS's maximum, MAX_WEBHOOK_TIMEOUT_MS in src/config.ts, keeps this a delay a timer can hold.)
+ */
+const shutdownDeadlineMs = Math.max(SHUTDOWN_DEADLINE_MS, config.webhook.timeoutMs + SHUTDOWN_MARGIN_MS);
 
 let server: RunningServer | undefined;
 let stopping = false;
