@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import type { AddressInfo } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { migrateInChild } from './db/migrate-process.js';
 import { openDatabase, type Database } from './db/client.js';
 import { lockDataDir } from './db/data-dir-lock.js';
@@ -140,6 +140,19 @@ export async function buildService(config: Config, options: StartOptions = {}): 
   };
 }
 
+/**
+ * The listen failures HOST and PORT cause, in the operator's words, as configuration problems
+ * (`config: PORT: …`); undefined for any other.
+ */
+function addressProblem(error: unknown, { host, port }: Pick<Config, 'host' | 'port'>): ConfigError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE') return new ConfigError([`PORT: ${address} is already in use by another process`]);
+  if (code === 'EACCES') return new ConfigError([`PORT: ${address} needs privileges this process does not have (ports below 1024 usually do)`]);
+  if (code === 'EADDRNOTAVAIL') return new ConfigError([`HOST: ${host} is not an address of this machine`]);
+  return undefined;
+}
+
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const service = await buildService(config, options);
   const { log, db, bus, metrics, yoga, webSocketContext, wakers } = service;
@@ -162,11 +175,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));
   server.on('clientError', answerClientError);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, resolve);
+    });
+  } catch (error) {
+    await service.close();
+    throw addressProblem(error, config) ?? error;
+  }
+  // Attached once the port is ours: attached before, a port in use reached graphql-ws's own
+  // listener too, which printed "Internal error emitted on the WebSocket server" and a stack.
   const websocket = attachGraphQLWebSocket({ server, yoga, log, contextFor: webSocketContext, messageLimit: config.bodyLimitBytes });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;

@@ -1,7 +1,7 @@
 // The real process, as `npm start` runs it: bad configuration, production mode, graceful
 // shutdown. Every child is killed in afterAll if a test left it running.
 import { readdir } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client } from './support/http.js';
 import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
@@ -74,6 +74,27 @@ describe('bad configuration', () => {
     expect((await child.exited).code).not.toBe(0);
     expect(stderrLines(child).some((l) => l.startsWith('startup: '))).toBe(true);
     expect(logLines(child).some((l) => l.msg === 'could not start' && l.level === 60)).toBe(true);
+  });
+
+  it('a port in use: exits non-zero with one line naming PORT, and nothing else on stderr', SLOW, async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const child = spawnService({ DATA_DIR: await tempDir(), HOST: '127.0.0.1', PORT: String(port), JWT_SECRET: SECRET });
+      expect((await child.exited).code).toBe(1);
+      // graphql-ws's listener once printed "Internal error emitted on the WebSocket server" and a stack here.
+      expect(stderrLines(child)).toEqual([`config: PORT: 127.0.0.1:${port} is already in use by another process`]);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('a HOST that is not this machine\'s: exits non-zero with one line naming HOST', SLOW, async () => {
+    // 192.0.2.0/24 is TEST-NET-1, never assigned to a host.
+    const child = spawnService({ DATA_DIR: await tempDir(), HOST: '192.0.2.1', PORT: '0', JWT_SECRET: SECRET });
+    expect((await child.exited).code).toBe(1);
+    expect(stderrLines(child)).toEqual(['config: HOST: 192.0.2.1 is not an address of this machine']);
   });
 });
 
