@@ -179,7 +179,18 @@ describe('REST and GraphQL agree', () => {
         errors: [{ message: 'DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)', extensions: { code: 'BAD_USER_INPUT' } }],
       });
       expect(reply.body.data ?? null).toBeNull();
+      // Written in the document instead of sent as a variable: the same answer (it was
+      // GRAPHQL_VALIDATION_FAILED, `Expected value of type "DateTime", found …`).
+      const literal = await api.graphql(`{ pageViews(path: ${JSON.stringify(path)}, ${field}: ${JSON.stringify(value)}) }`);
+      expect(literal.body, literal.text).toMatchObject({
+        errors: [{ message: 'DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)', extensions: { code: 'BAD_USER_INPUT' } }],
+      });
+      expect(literal.body.errors).toHaveLength(1);
+      expect(literal.body.data ?? null).toBeNull();
     }
+    // A good literal reads as the variable does.
+    const literal = await api.graphql(`{ pageViews(path: ${JSON.stringify(path)}, from: ${JSON.stringify(second + '.000Z')}) }`);
+    expect(literal.body, literal.text).toEqual({ data: { pageViews: 1 } });
   });
 });
 

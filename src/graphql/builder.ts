@@ -1,5 +1,6 @@
 // The Pothos builder: generics, plugins and scalars. Types and fields live in each module's schema.ts.
 import SchemaBuilder from '@pothos/core';
+import { GraphQLError, Kind } from 'graphql';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
@@ -54,11 +55,20 @@ export const builder = new SchemaBuilder<{
  * after it, as REST reads a bound, and its text as sent goes to the services REST calls, so digits
  * past the millisecond count the same on both (a plain Date dropped them).
  */
+const NOT_AN_INSTANT = 'DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)';
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 date-time in UTC, e.g. 2026-01-31T12:00:00.000Z. As input, a date (YYYY-MM-DD) also works.',
   serialize: (value) => (value instanceof Date ? value.toISOString() : value),
   parseValue: (value) => {
-    if (!isInstant(value)) throw new AppError('BAD_USER_INPUT', 'DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)');
+    if (!isInstant(value)) throw new AppError('BAD_USER_INPUT', NOT_AN_INSTANT);
+    return new ClientInstant(value);
+  },
+  // Written in the document: the same rule and answer as a variable. graphql-js's default read it
+  // through parseValue and reported GRAPHQL_VALIDATION_FAILED, `Expected value of type "DateTime"…`.
+  // A GraphQLError thrown here is reported as it is.
+  parseLiteral: (node) => {
+    const value = node.kind === Kind.STRING ? node.value : undefined;
+    if (!isInstant(value)) throw new GraphQLError(NOT_AN_INSTANT, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } });
     return new ClientInstant(value);
   },
 });
