@@ -245,6 +245,19 @@ describe.each(DATABASES)('lesson routes on %s', (kind) => {
       expect((await create({ title: 'No summary', body: 'x' })).summary).toBeNull();
     });
 
+    it('reads a summary of only spaces as no summary (null), as REST and GraphQL create and update it; it was stored as ""', async () => {
+      const spaces = await create({ title: 'Spaces', summary: ' \t\n ', body: 'x' });
+      expect(spaces.summary).toBeNull();
+      const patched = await api.patch(`/api/v1/lessons?id=${spaces.id}`, { summary: 'Something.' }, { token: ada });
+      expect(patched.body).toMatchObject({ summary: 'Something.' });
+      const cleared = await api.patch(`/api/v1/lessons?id=${spaces.id}`, { summary: '   ' }, { token: ada });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body).toMatchObject({ summary: null });
+      expect((await api.get(`/api/v1/lessons?id=${spaces.id}`, { token: ada })).body).toMatchObject({ summary: null });
+      const viaGraphQL = await api.graphql('mutation { createLesson(input: {title: "Spaces too", summary: "  ", body: "x"}) { summary } }', undefined, { token: ada });
+      expect(viaGraphQL.body).toEqual({ data: { createLesson: { summary: null } } });
+    });
+
     it('refuses a MEMBER with 403 Forbidden and creates nothing', async () => {
       const before = (await walk(ada, 100)).items.length;
       expectError(await api.post('/api/v1/lessons', { title: 'Mine', body: 'x' }, { token: grace }), 403, 'Forbidden');

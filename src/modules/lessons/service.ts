@@ -10,7 +10,8 @@ import { recordEvent, type OnCommitted } from '../events/outbox.js';
 
 
 const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-const summary = z.string().trim().max(1000, 'must be at most 1000 characters').nullable();
+// Only spaces is no summary, as null is: stored as "", it made two ways to say "none".
+const summary = z.string().trim().max(1000, 'must be at most 1000 characters').transform((s) => s || null).nullable();
 const body = z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters');
 
 export const createLessonInput = z.strictObject({ title, summary: summary.optional(), body });
