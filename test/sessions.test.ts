@@ -130,6 +130,9 @@ describe('GET /api/v1/sessions', () => {
     expect(Object.keys(items[0]!).sort()).toEqual(['createdAt', 'current', 'id', 'lastUsedAt', 'userAgent']);
     expect(items[0]!.id).toMatch(/^ses_/);
     expect(Date.parse(items[0]!.createdAt)).not.toBeNaN();
+    // One clock: a new session was last used when it began (lastUsedAt came out before createdAt,
+    // one stamped by the service, the other by the database).
+    for (const item of items) expect(item.lastUsedAt).toBe(item.createdAt);
     const text = JSON.stringify(reply.body);
     for (const secret of [laptop.token, laptop.refreshToken, phone.token, phone.refreshToken]) expect(text).not.toContain(secret);
   });

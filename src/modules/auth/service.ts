@@ -194,6 +194,9 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
         userId,
         expiresAt: new Date(now.getTime() + config.refreshTokenTtl * 1000),
         userAgent: cleanUserAgent(userAgent),
+        // One clock for both: the database's default put createdAt after (or, on another host,
+        // anywhere near) the lastUsedAt stamped here.
+        createdAt: now,
         lastUsedAt: now,
       },
     });
