@@ -20,6 +20,10 @@ import { createPgPool, openDatabase, type Db } from '../src/db/client.js';
 import { createCredentialWatch } from '../src/modules/auth/credential-watch.js';
 import { createEventService } from '../src/modules/events/service.js';
 import { isDatabaseUnavailable } from '../src/errors.js';
+import { errorResponse } from '../src/http/errors.js';
+import { createLogger } from '../src/logger.js';
+
+const silentLogger = createLogger('silent');
 import { createEventBus } from '../src/modules/events/bus.js';
 import { PG_ADMIN_URL } from './support/server.js';
 import { freePort, sleep } from './support/wait.js';
@@ -63,6 +67,26 @@ describe('a PostgreSQL restart under load', () => {
 });
 
 describe('slow transactions', () => {
+  it('a transaction the database held past its timeout (a table locked by an operator) answers the contract 503, not 500', { timeout: 30_000 }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-chaos-'));
+    const db = await openDatabase({ databaseUrl: PG_ADMIN_URL, dataDir, dbPoolSize: 2 });
+    try {
+      // Prisma's real error for it (P2028, "A commit cannot be executed on an expired transaction"),
+      // with a timeout short enough for a test: the service's is TRANSACTION_OPTIONS's 30 s.
+      const expired = await db.prisma
+        .$transaction(async (tx) => tx.$queryRaw`SELECT 1 FROM pg_sleep(0.5)`, { timeout: 100 })
+        .then(() => undefined, (error: unknown) => error);
+      expect((expired as { code?: string }).code).toBe('P2028');
+      const response = errorResponse(Response, expired, silentLogger);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({ error: true, code: 503, message: 'Service temporarily unavailable: the database is not reachable' });
+    } finally {
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('a transaction that runs past 5 s still commits', { timeout: 30_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-chaos-'));
     const db = await openDatabase({ databaseUrl: PG_ADMIN_URL, dataDir, dbPoolSize: 2 });
