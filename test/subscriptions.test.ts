@@ -315,6 +315,10 @@ describe('Subscription.events on PostgreSQL', () => {
     it('after: an unknown id, or one deleted from "Event" (as retention does), is BAD_USER_INPUT', async () => {
       const unknown = open(h, t, { token: h.grace }, { after: 'evt_01JZZZZZZZZZZZZZZZZZZZZZZZ' });
       expect(await unknown.failure()).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+      // An empty id is no id either, as in the event list and Query.events (it went live silently,
+      // without the replay a client storing "" as its last id expected).
+      const empty = open(h, t, { token: h.grace }, { after: '' });
+      expect(await empty.failure()).toEqual([expect.objectContaining({ message: 'after: unknown or expired event id', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
 
       const path = unique('expired');
       expect((await h.api.post('/api/analytics/views', { path })).status).toBe(202);

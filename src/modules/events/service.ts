@@ -66,7 +66,8 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       let start = 0;
       let live: AsyncIterableIterator<PositionedEvent> | undefined;
       let ended = false;
-      if (after) {
+      // `after: ""` is an id no event has (BAD_USER_INPUT, as in the list), not "no after".
+      if (after != null) {
         start = Number(await positionAfter(db, after, 'after'));
       } else {
         live = bus.subscribe({ bounded: true });
