@@ -63,3 +63,27 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   };
   return destination ? pino(options, destination) : pino(options);
 }
+
+/** How often a failure that repeats while something stays down is written (see `rarely`). */
+export const REPEATED_FAILURE_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * For a failure that repeats for as long as something stays down (Redis away: every request, every
+ * write, every reconnection fails): writes at most one line per `intervalMs`, each saying how many
+ * were left out since the one before (`suppressed`). One line per failure flooded the log (2,000
+ * lines with stacks in 15 s of a Redis outage).
+ */
+export function rarely(log: Logger, intervalMs = REPEATED_FAILURE_LOG_INTERVAL_MS) {
+  let writtenAt = -Infinity;
+  let suppressed = 0;
+  return (level: 'warn' | 'error', fields: Record<string, unknown>, message: string): void => {
+    const now = Date.now();
+    if (now - writtenAt < intervalMs) {
+      suppressed++;
+      return;
+    }
+    writtenAt = now;
+    log[level](suppressed ? { ...fields, suppressed } : fields, message);
+    suppressed = 0;
+  };
+}

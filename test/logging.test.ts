@@ -3,9 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createResponseCache } from '../src/graphql/response-cache.js';
 import { createLogger } from '../src/logger.js';
 import { client, type Client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { freePort } from './support/wait.js';
 
 type LogLine = Record<string, unknown>;
 
@@ -228,5 +230,27 @@ describe('createLogger', () => {
     log.warn('shown');
     expect(text).not.toContain('hidden');
     expect(JSON.parse(text)).toMatchObject({ level: 40, msg: 'shown' });
+  });
+});
+
+describe('failures that repeat while Redis is away', () => {
+  it('are written once every 10 s, each line saying how many it left out (each write wrote one, with a stack)', async () => {
+    const { log, written } = capturedLogger();
+    // Nothing listens there: every invalidation fails, as every write's did during an outage.
+    const cache = createResponseCache({ redisUrl: `redis://127.0.0.1:${await freePort()}`, prefix: `test:${randomUUID()}:`, log });
+    const lines = () => written().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; suppressed?: number });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      for (let i = 0; i < 50; i++) await cache.invalidate([{ event: 'user.updated', timestamp: new Date().toISOString(), userId: `usr_${i}` }]);
+      expect(lines().map((line) => line.msg)).toEqual(['response cache: invalidation failed (entries expire within the TTL)']);
+      expect(lines()[0]!.suppressed).toBeUndefined();
+      vi.setSystemTime(Date.now() + 10_000);
+      await cache.invalidate([{ event: 'user.updated', timestamp: new Date().toISOString(), userId: 'usr_last' }]);
+      expect(lines()).toHaveLength(2);
+      expect(lines()[1]).toMatchObject({ msg: 'response cache: invalidation failed (entries expire within the TTL)', suppressed: 49 });
+    } finally {
+      vi.useRealTimers();
+      await cache.close();
+    }
   });
 });

@@ -18,7 +18,7 @@ import type { Plugin } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { deploymentId } from '../deployment.js';
-import type { Logger } from '../logger.js';
+import { rarely, type Logger } from '../logger.js';
 import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
 import { requestRecordOf } from '../http/plugins/server-context.js';
@@ -206,6 +206,7 @@ function generationalCache(store: GenerationalStore, log: Logger): Cache {
   // By entry id, the generation the earliest pending miss saw; bounded (a miss of a result that is
   // never stored, e.g. one that selects `me`, leaves its note here until it is pushed out).
   const seenAtMiss = new LRUCache<string, string>({ max: 10_000, ttl: RESPONSE_CACHE_TTL_MS });
+  const storeFailed = rarely(log);
   return {
     async get(id) {
       try {
@@ -224,7 +225,7 @@ function generationalCache(store: GenerationalStore, log: Logger): Cache {
       try {
         await store.set(id, entry, withIds(entities), ttl, seen);
       } catch (error) {
-        log.warn({ err: error }, 'response cache: could not store a result');
+        storeFailed('warn', { err: error }, 'response cache: could not store a result');
       }
     },
     invalidate: (entities) => store.invalidate(withIds(entities)),
@@ -239,6 +240,8 @@ export function createResponseCache({ redisUrl, prefix, log }: { redisUrl?: stri
     redis.on('error', () => undefined); // reported where a call fails (a miss, or a logged store/invalidation)
   }
   const cache = generationalCache(redis ? redisStore(redis, prefix, log) : inMemoryStore(), log);
+  // Every committed change invalidates: while Redis is away, each one would write a line.
+  const invalidationFailed = rarely(log);
   return {
     cache,
     async invalidate(events) {
@@ -247,7 +250,7 @@ export function createResponseCache({ redisUrl, prefix, log }: { redisUrl?: stri
       try {
         await cache.invalidate(entities);
       } catch (error) {
-        log.error({ err: error }, 'response cache: invalidation failed (entries expire within the TTL)');
+        invalidationFailed('error', { err: error }, 'response cache: invalidation failed (entries expire within the TTL)');
       }
     },
     async close() {

@@ -5,7 +5,7 @@
 // Either way a subscriber reads a bounded ring, never a queue of its own (createFanOut).
 import { Redis } from 'ioredis';
 import { deploymentId } from '../../deployment.js';
-import type { Logger } from '../../logger.js';
+import { rarely, type Logger } from '../../logger.js';
 import type { EventPayload } from './outbox.js';
 
 /** The deployment's channel: derived from where its events are stored, never from secrets in the clear. */
@@ -266,14 +266,11 @@ export function createEventBus({
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
   // ioredis reconnects on its own; while Redis is unreachable or refuses us, say so every 10 s, not
   // per attempt (a wrong password fails every reconnection).
-  let lastErrorLoggedAt = 0;
-  const report = (error: unknown, what: string) => {
-    if (Date.now() - lastErrorLoggedAt < 10_000) return;
-    lastErrorLoggedAt = Date.now();
-    log?.error({ err: error }, refusedCredentials(error)
+  const rarelyLogged = log && rarely(log);
+  const report = (error: unknown, what: string) =>
+    rarelyLogged?.('error', { err: error }, refusedCredentials(error)
       ? 'event bus: Redis refused the credentials of REDIS_URL, live events are read from the database until it accepts them'
       : what);
-  };
   for (const connection of [publishClient, subscribeClient]) {
     connection.on('error', (error: Error) => report(error, 'event bus: Redis unreachable, live events are read from the database until it is back'));
   }

@@ -7,7 +7,7 @@
 // Both count on one RateLimitStore (in-process, or Redis shared by every instance).
 import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
-import type { Logger } from '../../logger.js';
+import { rarely, type Logger } from '../../logger.js';
 import type { Decision, RateLimitStore } from './store.js';
 
 export const RATE_LIMITED_MESSAGE = 'Rate limit exceeded';
@@ -19,12 +19,10 @@ export interface Admission {
   headers: Record<string, string>;
 }
 
-/** How often a failing store is reported in the log while it keeps failing. */
-const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
-
 export function createLimitService({ config, limits, log }: { config: Pick<Config, 'rateLimit'>; limits: RateLimitStore; log: Logger }) {
   const windowMs = config.rateLimit.windowSeconds * 1000;
-  let lastStoreErrorLoggedAt = 0;
+  // A failing store fails every request: reported once every REPEATED_FAILURE_LOG_INTERVAL_MS.
+  const reportStoreFailure = rarely(log);
 
   /**
    * A failing store (Redis unreachable) lets requests through, without limit headers, rather
@@ -42,11 +40,7 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
   }
 
   function storeFailed(error: unknown): null {
-    const now = Date.now();
-    if (now - lastStoreErrorLoggedAt >= STORE_ERROR_LOG_INTERVAL_MS) {
-      lastStoreErrorLoggedAt = now;
-      log.error({ err: error }, 'rate-limit store failed: letting requests through unlimited');
-    }
+    reportStoreFailure('error', { err: error }, 'rate-limit store failed: letting requests through unlimited');
     return null;
   }
 
