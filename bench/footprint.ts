@@ -1,11 +1,13 @@
 // The runtime's footprint, as `npm start` runs it: compiled JavaScript, dist/main.js (built by
 // bench/run.ts first; scripts/start.mjs only adds that staleness check, not part of any figure):
-// - on PostgreSQL: the serving process's idle RSS after a short warm-up, target < 150 MB. Idle
-//   means a minute without requests: V8 keeps the young generation it grew under load (32 MB
-//   here) for about half a minute, then its memory reducer gives it back. The reading 10 s after
-//   the warm-up is printed beside it;
-// - on the embedded database: the whole service (one process: PGlite lives in it, the migration
-//   child has exited), target < 400 MB;
+// - on PostgreSQL: the serving process's RSS 10 s after it was started, with no request yet, as
+//   the contract words it ("idle resident memory, 10 s after start"), target < 150 MB;
+// - on the embedded database: the same for the whole service (one process: PGlite lives in it, the
+//   migration child has exited), target < 400 MB.
+// MB are 10^6 bytes, as the contract writes them. For information, RSS is also read 10 s after a
+// warm-up of requests, and after a minute without requests: V8 keeps the young generation it grew
+// while starting or under load (about 28 MB) until its memory reducer gives it back, 20–30 s later.
+// (Until session 19 only that minute-idle reading was judged, which is not the contract's.)
 // - ready (spawn to the first 200 from /readyz) on an existing data directory, target ≤ 5 s.
 // Each database is started twice: the first start creates, migrates and seeds; the second is the
 // everyday start that is measured. The first start's figures are printed for information.
@@ -26,6 +28,9 @@ const TARGET_READY_MS = 5_000;
 const WARMUP_REQUESTS = 200;
 /** When RSS is read after the warm-up: soon after the load, and idle. */
 const AFTER_LOAD_MS = 10_000;
+/** The contract's reading: this long after the process was started, before any request. */
+const AFTER_START_MS = 10_000;
+const MB = 1_000_000;
 const IDLE_MS = 60_000;
 
 export interface FootprintOptions {
@@ -36,6 +41,8 @@ export interface FootprintOptions {
 
 interface Start {
   readyMs: number;
+  /** RSS AFTER_START_MS after the process was started, no request made but the readiness checks (NaN when not ready by then). */
+  startRssMb: number;
   /** RSS AFTER_LOAD_MS after the warm-up. */
   afterLoadRssMb: number;
   /** RSS IDLE_MS after the warm-up (the first start: not measured, NaN). */
@@ -69,16 +76,22 @@ async function measureStart(name: string, env: Record<string, string>, root: str
   const child = startNode(name, 'dist/main.js', { ...env, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'development' }, root);
   try {
     const readyMs = await readyWithin(url, child, started);
+    const rssMb = async () => (((await readStats(child.pid))?.rssKb ?? NaN) * 1024) / MB;
+    const sinceStart = performance.now() - started;
+    let startRssMb = NaN;
+    if (sinceStart <= AFTER_START_MS) {
+      await new Promise((r) => setTimeout(r, AFTER_START_MS - sinceStart));
+      startRssMb = await rssMb();
+    }
     for (let i = 0; i < WARMUP_REQUESTS; i++) {
       const res = await fetch(`${url}/api/v1/lessons?limit=5`);
       await res.arrayBuffer();
     }
-    const rssMb = async () => ((await readStats(child.pid))?.rssKb ?? NaN) / 1024;
     await new Promise((r) => setTimeout(r, AFTER_LOAD_MS));
     const afterLoadRssMb = await rssMb();
-    if (!idle) return { readyMs, afterLoadRssMb, idleRssMb: NaN };
+    if (!idle) return { readyMs, startRssMb, afterLoadRssMb, idleRssMb: NaN };
     await new Promise((r) => setTimeout(r, IDLE_MS - AFTER_LOAD_MS));
-    return { readyMs, afterLoadRssMb, idleRssMb: await rssMb() };
+    return { readyMs, startRssMb, afterLoadRssMb, idleRssMb: await rssMb() };
   } finally {
     await child.stop();
   }
@@ -106,16 +119,19 @@ export async function runFootprintBench({ root, defer, progress }: FootprintOpti
   const pg = json['PostgreSQL']!;
   const embedded = json['embedded (PGlite)']!;
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+  const mb = (value: number) => (Number.isNaN(value) ? 'not ready by then' : `${value.toFixed(0)} MB`);
   const rows = [
-    ['idle RSS, serving process on PostgreSQL', `${pg.idleRssMb.toFixed(0)} MB`, `< ${TARGET_PG_RSS_MB} MB`, verdict(pg.idleRssMb < TARGET_PG_RSS_MB), '—'],
-    [`  RSS ${AFTER_LOAD_MS / 1000} s after the warm-up (information)`, `${pg.afterLoadRssMb.toFixed(0)} MB`, '', '', `${pg.firstStart.afterLoadRssMb.toFixed(0)} MB`],
-    ['idle RSS, whole service on the embedded database', `${embedded.idleRssMb.toFixed(0)} MB`, `< ${TARGET_EMBEDDED_RSS_MB} MB`, verdict(embedded.idleRssMb < TARGET_EMBEDDED_RSS_MB), '—'],
-    [`  RSS ${AFTER_LOAD_MS / 1000} s after the warm-up (information)`, `${embedded.afterLoadRssMb.toFixed(0)} MB`, '', '', `${embedded.firstStart.afterLoadRssMb.toFixed(0)} MB`],
+    [`RSS ${AFTER_START_MS / 1000} s after start, serving process on PostgreSQL`, mb(pg.startRssMb), `< ${TARGET_PG_RSS_MB} MB`, verdict(pg.startRssMb < TARGET_PG_RSS_MB), mb(pg.firstStart.startRssMb)],
+    [`  ${AFTER_LOAD_MS / 1000} s after the warm-up (information)`, mb(pg.afterLoadRssMb), '', '', mb(pg.firstStart.afterLoadRssMb)],
+    [`  after ${IDLE_MS / 1000} s without requests (information)`, mb(pg.idleRssMb), '', '', '—'],
+    [`RSS ${AFTER_START_MS / 1000} s after start, whole service on the embedded database`, mb(embedded.startRssMb), `< ${TARGET_EMBEDDED_RSS_MB} MB`, verdict(embedded.startRssMb < TARGET_EMBEDDED_RSS_MB), mb(embedded.firstStart.startRssMb)],
+    [`  ${AFTER_LOAD_MS / 1000} s after the warm-up (information)`, mb(embedded.afterLoadRssMb), '', '', mb(embedded.firstStart.afterLoadRssMb)],
+    [`  after ${IDLE_MS / 1000} s without requests (information)`, mb(embedded.idleRssMb), '', '', '—'],
     ['ready on existing data, PostgreSQL', `${(pg.readyMs / 1000).toFixed(1)} s`, `≤ ${TARGET_READY_MS / 1000} s`, verdict(pg.readyMs <= TARGET_READY_MS), `${(pg.firstStart.readyMs / 1000).toFixed(1)} s`],
     ['ready on existing data, embedded', `${(embedded.readyMs / 1000).toFixed(1)} s`, `≤ ${TARGET_READY_MS / 1000} s`, verdict(embedded.readyMs <= TARGET_READY_MS), `${(embedded.firstStart.readyMs / 1000).toFixed(1)} s`],
   ];
   const text = [
-    `Footprint (npm start: compiled JavaScript, migrations in a child process; idle = ${IDLE_MS / 1000} s without requests after ${WARMUP_REQUESTS})`,
+    `Footprint (npm start: compiled JavaScript, migrations in a child process; MB = 10^6 bytes; warm-up = ${WARMUP_REQUESTS} requests)`,
     table(['figure', 'measured', 'target', '', 'first start'], rows, [false, true, true, false, true]),
   ].join('\n');
   return { text, json };
