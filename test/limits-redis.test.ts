@@ -59,6 +59,25 @@ describe('two instances sharing REDIS_URL', () => {
     expect(viaB.headers.get('x-ratelimit-remaining')).toBe('47');
   });
 
+  it('gives back the budget of logins refused by the operation limit, whichever instance counted or refused them', SLOW, async () => {
+    const headers = { 'x-forwarded-for': '203.0.113.40' };
+    const body = { email: `nobody-${Date.now()}@example.com`, password: 'not-a-password' };
+    const login = (i: number) =>
+      i % 2
+        ? at(i).api.graphql('mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }', { e: body.email, p: body.password }, { headers })
+        : at(i).api.post('/api/auth/login', body, { headers });
+    const counted = [];
+    for (let i = 0; i < 5; i++) counted.push(await login(i));
+    expect(counted.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['49', '48', '47', '46', '45']);
+    const refused = [];
+    for (let i = 0; i < 4; i++) refused.push(await login(i));
+    expect(refused.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+    expect(refused.map((r) => r.headers.get('ratelimit'))).toEqual(Array(4).fill(expect.stringMatching(/^"free";r=45;t=\d+$/)));
+    // As if the refused logins had not been sent, on either instance.
+    expect((await b.api.get('/api/content/docs', { headers })).headers.get('x-ratelimit-remaining')).toBe('44');
+    expect((await a.api.get('/api/content/docs', { headers })).headers.get('x-ratelimit-remaining')).toBe('43');
+  });
+
   it('limits login per address exactly across instances (REST and GraphQL alike)', SLOW, async () => {
     const headers = { 'x-forwarded-for': '203.0.113.30' };
     const body = { email: 'grace@example.com', password: 'not-her-password' };

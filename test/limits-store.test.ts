@@ -69,6 +69,31 @@ describe('memory rate-limit store (injected clock)', () => {
     expect(next).toEqual([true, true, true, true, true, false, false]);
   });
 
+  it('refunds exactly the hit a receipt names, once; an unknown receipt removes nothing', async () => {
+    store = createMemoryStore();
+    const hits = [await store.hit('u', 3, MINUTE, 1_000), await store.hit('u', 3, MINUTE, 2_000), await store.hit('u', 3, MINUTE, 3_000)];
+    expect(hits.map((d) => d.allowed)).toEqual([true, true, true]);
+    expect((await store.hit('u', 3, MINUTE, 3_500)).receipt).toBeUndefined(); // refused: nothing to give back
+
+    store.refund('u', hits[1]!.receipt!);
+    // One slot back, and only that one: the oldest counted request is still the one at 1000.
+    expect(await store.hit('u', 3, MINUTE, 4_000)).toMatchObject({ allowed: true, remaining: 0, resetMs: 57_000 });
+    // Refunded already, someone else's key, a stamp nobody has, a receipt of another store: nothing.
+    store.refund('u', hits[1]!.receipt!);
+    store.refund('other', hits[0]!.receipt!);
+    store.refund('u', 999);
+    store.refund('u', 'not-a-stamp');
+    expect(await store.hit('u', 3, MINUTE, 4_001)).toMatchObject({ allowed: false, retryAfterMs: 56_999 });
+  });
+
+  it('refunds one of two hits that share a timestamp, not both', async () => {
+    store = createMemoryStore();
+    const [first] = [await store.hit('u', 2, MINUTE, 0), await store.hit('u', 2, MINUTE, 0)];
+    store.refund('u', first!.receipt!);
+    expect(await store.hit('u', 2, MINUTE, 1)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await store.hit('u', 2, MINUTE, 2)).allowed).toBe(false);
+  });
+
   it('keeps keys independent', async () => {
     store = createMemoryStore();
     for (let i = 0; i < 3; i++) await store.hit('a', 3, MINUTE, 0);
@@ -180,6 +205,24 @@ describe('redis rate-limit store (real Redis)', () => {
     expect(await admin.zcard(`${prefix}short`)).toBeLessThanOrEqual(3);
   });
 
+  it('refunds exactly the member a hit added, from any connection, once; an unknown receipt removes nothing', async () => {
+    const hits = [await a.hit('refund', 3, MINUTE), await a.hit('refund', 3, MINUTE), await a.hit('refund', 3, MINUTE)];
+    const members = hits.map((d) => d.receipt);
+    expect(members.every((m) => typeof m === 'string')).toBe(true);
+    expect(new Set(members).size).toBe(3);
+    expect((await b.hit('refund', 3, MINUTE)).receipt).toBeUndefined(); // refused: nothing to give back
+
+    await b.refund('refund', members[1]!);
+    expect(await admin.zrange(`${prefix}refund`, 0, -1)).toEqual([members[0], members[2]]);
+    // Refunded already, someone else's key, a member nobody added: nothing.
+    await a.refund('refund', members[1]!);
+    await a.refund('other-refund', members[0]!);
+    await a.refund('refund', 'no-such-member');
+    expect(await admin.zcard(`${prefix}refund`)).toBe(2);
+    expect(await a.hit('refund', 3, MINUTE)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await b.hit('refund', 3, MINUTE)).allowed).toBe(false);
+  });
+
   it('counts the hits a fresh store gets before its first connection, and those after it', async () => {
     const fresh = createRedisStore({ redisUrl: REDIS_URL, prefix });
     try {
@@ -203,9 +246,12 @@ describe('the limit service over a failing store', () => {
   // A store is pluggable (RateLimitStore): one that fails, by rejecting as Redis does when it is
   // unreachable or by throwing, must let the caller through without limit headers, and be logged.
   const failing: Record<string, RateLimitStore> = {
-    rejects: { hit: () => Promise.reject(new Error('store down')), close: async () => {} },
+    rejects: { hit: () => Promise.reject(new Error('store down')), refund: () => Promise.reject(new Error('store down')), close: async () => {} },
     throws: {
       hit: () => {
+        throw new Error('store broken');
+      },
+      refund: () => {
         throw new Error('store broken');
       },
       close: async () => {},
@@ -220,4 +266,45 @@ describe('the limit service over a failing store', () => {
       expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['rate-limit store failed: letting requests through unlimited']);
     });
   }
+
+  for (const [how, broken] of Object.entries(failing)) {
+    it(`goes on when the store ${how} on a refund, keeping the headers as counted, and logs it once`, async () => {
+      const lines: string[] = [];
+      const log = createLogger('warn', { write: (line: string) => void lines.push(line) });
+      // Counted by a working store, refunded by one that fails (Redis went away in between).
+      const working = createMemoryStore();
+      const limits: RateLimitStore = { hit: (key, limit, windowMs) => working.hit(key, limit, windowMs), refund: broken.refund, close: async () => {} };
+      try {
+        const service = createLimitService({ config: { rateLimit: { free: 5, pro: 5, windowSeconds: 60 } }, limits, log });
+        const admission = (await service.admit(null, '192.0.2.2'))!;
+        expect(admission.headers['x-ratelimit-remaining']).toBe('4');
+        await service.refund(admission);
+        await service.refund(admission); // at most once: not tried (nor logged) again
+        expect(admission.headers['x-ratelimit-remaining']).toBe('4');
+        expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['rate-limit store failed to refund a refused request: it stays counted']);
+      } finally {
+        await working.close();
+      }
+    });
+  }
+});
+
+describe('the limit service refunding a request', () => {
+  it('gives the hit back once, and its headers show the budget after the refund', async () => {
+    const store = createMemoryStore();
+    try {
+      const service = createLimitService({ config: { rateLimit: { free: 5, pro: 5, windowSeconds: 60 } }, limits: store, log: createLogger('error', { write: () => {} }) });
+      await service.admit(null, '192.0.2.3');
+      const admission = (await service.admit(null, '192.0.2.3'))!;
+      expect(admission.headers).toMatchObject({ ratelimit: expect.stringMatching(/^"free";r=3;t=\d+$/), 'x-ratelimit-remaining': '3' });
+      await service.refund(admission);
+      expect(admission.headers).toMatchObject({ ratelimit: expect.stringMatching(/^"free";r=4;t=\d+$/), 'x-ratelimit-remaining': '4' });
+      await service.refund(admission);
+      expect(admission.headers['x-ratelimit-remaining']).toBe('4');
+      // One slot came back, not two: the next request leaves 3, as if the refunded one was never sent.
+      expect((await service.admit(null, '192.0.2.3'))!.headers['x-ratelimit-remaining']).toBe('3');
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -254,6 +254,83 @@ describe('operation limits per address (login 3/1m, register 2/1h, page views 3/
     expect((await api.post('/api/auth/login', { email: 'grace@example.com', password: 'hopper-1906' }, { headers: freshAddress() })).status).toBe(200);
   });
 
+  it('gives back the budget a request refused by an operation limit took, over REST and GraphQL', async () => {
+    const headers = freshAddress();
+    const nobody = { email: `nobody-${Date.now()}@example.com`, password: 'not-a-password' };
+    const counted = [
+      await api.post('/api/auth/login', nobody, { headers }),
+      await api.graphql(LOGIN, { e: nobody.email, p: nobody.password }, { headers }),
+      await api.post('/api/auth/login', nobody, { headers }),
+    ];
+    expect(counted.map(remainingOf)).toEqual([99, 98, 97]);
+
+    // Refused by the login limit: each 429 shows the budget as it is after it (untouched).
+    const refused = [
+      await api.post('/api/auth/login', nobody, { headers }),
+      await api.graphql(LOGIN, { e: nobody.email, p: nobody.password }, { headers }),
+      await api.post('/api/auth/login', nobody, { headers }),
+      await api.graphql(LOGIN, { e: nobody.email, p: nobody.password }, { headers }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+    expect(refused.map((r) => r.headers.get('ratelimit'))).toEqual(Array(4).fill(expect.stringMatching(/^"free";r=97;t=\d+$/)));
+    expect(refused.map(remainingOf)).toEqual([97, 97, 97, 97]);
+
+    // The next request, of any route, counts as if the refused ones had not been sent.
+    const next = await api.get('/api/content/docs', { headers });
+    expect(next.headers.get('ratelimit')).toMatch(/^"free";r=96;t=\d+$/);
+    expect((await api.graphql('{ docs { slug } }', undefined, { headers })).headers.get('x-ratelimit-remaining')).toBe('95');
+  });
+
+  it('gives back the budget a login refused by the failed-login throttle took (429 Too many failed login attempts)', async () => {
+    const victim = `throttled-${Date.now()}@example.com`;
+    // Ten failures for one e-mail, from addresses of their own (each within the login limit).
+    let from = freshAddress();
+    for (let i = 0; i < 10; i++) {
+      if (i > 0 && i % 3 === 0) from = freshAddress();
+      expect((await api.post('/api/auth/login', { email: victim, password: 'wrong-password' }, { headers: from })).status).toBe(401);
+    }
+    const headers = freshAddress();
+    const refused = [
+      await api.post('/api/auth/login', { email: victim, password: 'wrong-password' }, { headers }),
+      await api.graphql(LOGIN, { e: victim, p: 'wrong-password' }, { headers }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([429, 429]);
+    expect(refused[0]!.body).toMatchObject({ code: 429, message: 'Too many failed login attempts' });
+    // Nothing counted: the first request this address has made that counts is the next one.
+    expect(refused.map(remainingOf)).toEqual([100, 100]);
+    expect(remainingOf(await api.get('/api/content/docs', { headers }))).toBe(99);
+  });
+
+  it('gives back the budget a WebSocket operation refused by an operation limit took', async () => {
+    const headers = freshAddress();
+    class ForwardedWebSocket extends WebSocket {
+      constructor(address: string | URL, protocols?: string | string[]) {
+        super(address, protocols, { headers });
+      }
+    }
+    const ws = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: ForwardedWebSocket, retryAttempts: 0 });
+    try {
+      const codes: unknown[] = [];
+      for (let i = 0; i < 5; i++) {
+        codes.push(
+          await new Promise((resolve) => {
+            let code: unknown;
+            ws.subscribe({ query: LOGIN, variables: { e: `nobody-ws-${Date.now()}@example.com`, p: 'not-a-password' } }, {
+              next: (value) => (code = value.errors?.[0]?.extensions?.code),
+              error: (error) => resolve(error),
+              complete: () => resolve(code),
+            });
+          }),
+        );
+      }
+      expect(codes).toEqual(['INVALID_CREDENTIALS', 'INVALID_CREDENTIALS', 'INVALID_CREDENTIALS', 'RATE_LIMITED', 'RATE_LIMITED']);
+    } finally {
+      await ws.dispose();
+    }
+    // Three operations counted, the two refused ones given back.
+    expect(remainingOf(await api.get('/api/content/docs', { headers }))).toBe(96);
+  });
+
   it('does not count malformed login requests (400)', async () => {
     const headers = freshAddress();
     for (let i = 0; i < 5; i++) expect((await api.post('/api/auth/login', { email: 'grace@example.com' }, { headers })).status).toBe(400);

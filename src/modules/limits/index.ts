@@ -4,7 +4,7 @@ import { createMemoryStore } from './memory-store.js';
 import { createRedisStore, DEFAULT_PREFIX } from './redis-store.js';
 import type { RateLimitStore } from './store.js';
 
-export type { Decision, RateLimitStore } from './store.js';
+export type { Decision, RateLimitStore, Receipt } from './store.js';
 export { createMemoryStore, type MemoryRateLimitStore } from './memory-store.js';
 export { createRedisStore, DEFAULT_PREFIX } from './redis-store.js';
 

@@ -1,5 +1,5 @@
 // The in-process RateLimitStore: one instance only (each process counts on its own).
-import { rejectBadLimits, type Decision, type RateLimitStore } from './store.js';
+import { rejectBadLimits, type Decision, type RateLimitStore, type Receipt } from './store.js';
 
 interface Entry {
   /** Timestamps of the allowed requests still in the window, ascending; never more than `limit`. */
@@ -58,7 +58,17 @@ export function createMemoryStore({ sweepIntervalMs = 60_000 }: { sweepIntervalM
         remaining: limit - stamps.length,
         resetMs: stamps[0]! + windowMs - now,
         retryAfterMs: 0,
+        // Its stamp: stamps of one value are interchangeable (they leave the window together), so
+        // removing any one of them gives back exactly this hit.
+        receipt: now,
       };
+    },
+    refund(key: string, receipt: Receipt): void {
+      const stamps = entries.get(key)?.stamps;
+      if (!stamps || typeof receipt !== 'number') return;
+      // A refund follows its hit closely: its stamp is among the newest.
+      const at = stamps.lastIndexOf(receipt);
+      if (at !== -1) stamps.splice(at, 1);
     },
     sweep,
     get size() {

@@ -17,6 +17,7 @@ import { isGraphQLError, maskGraphQLError } from '../../graphql/errors.js';
 import type { Logger } from '../../logger.js';
 import type { Decision } from './store.js';
 import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
+import { budgetAdmissionOf } from './use-budget.js';
 
 /** The Mutation field of each limited operation. */
 const FIELD: Record<LimitedOperation, string> = { login: 'login', register: 'register', recordPageView: 'recordPageView' };
@@ -49,6 +50,8 @@ export function useOperationLimits({ config, limits, log }: { config: Pick<Confi
   // Only a mutation can select a limited field: the rest skip both hooks below.
   const isMutation = (args: { document: DocumentNode; operationName?: string | null }) => getOperationAST(args.document, args.operationName)?.operation === 'mutation';
   const isRefusal = (error: GraphQLError) => (error.extensions?.http as { statusCode?: number } | undefined)?.statusCode === 429;
+  /** A 429 a resolver made: the login throttle's (src/modules/auth/service.ts). */
+  const isThrottled = (error: GraphQLError) => error.originalError instanceof AppError && error.originalError.code === 'RATE_LIMITED';
 
   // Its type names the context it adds (`rateLimiterFn`), which Yoga's Plugin type cannot carry.
   const limiter = useRateLimiter({
@@ -81,16 +84,26 @@ export function useOperationLimits({ config, limits, log }: { config: Pick<Confi
         if (!isMutation(args)) return;
         return {
           onExecuteDone({ result, setResult }) {
+            if (!('errors' in result) || !result.errors) return;
             const seconds = retryAfter.get(args.contextValue as object);
-            if (seconds === undefined || !('errors' in result) || !result.errors) return;
-            const refusal = new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { headers: { 'retry-after': String(seconds) } });
-            const errors = result.errors.map((error) => {
-              if (!isGraphQLError(error) || !isRefusal(error)) return error;
-              const field = error.nodes?.[0];
-              const path = field?.kind === Kind.FIELD ? [(field.alias ?? field.name).value] : undefined;
-              return maskGraphQLError(createGraphQLError(RATE_LIMITED_MESSAGE, { nodes: error.nodes, path, originalError: refusal }), log);
-            });
-            setResult({ ...result, data: result.data ?? null, errors });
+            if (seconds !== undefined) {
+              const refusal = new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { headers: { 'retry-after': String(seconds) } });
+              const errors = result.errors.map((error) => {
+                if (!isGraphQLError(error) || !isRefusal(error)) return error;
+                const field = error.nodes?.[0];
+                const path = field?.kind === Kind.FIELD ? [(field.alias ?? field.name).value] : undefined;
+                return maskGraphQLError(createGraphQLError(RATE_LIMITED_MESSAGE, { nodes: error.nodes, path, originalError: refusal }), log);
+              });
+              setResult({ ...result, data: result.data ?? null, errors });
+            } else if (!result.errors.some(isThrottled)) {
+              return;
+            }
+            // A refused request does not consume budget: the tier budget counted this one before
+            // anything was parsed (use-budget.ts), and gets it back now, before the 429 is made
+            // (so that its headers show the budget refunded). The same for the login throttle's
+            // refusal (too many failed attempts for an e-mail), which the auth service makes.
+            const admission = budgetAdmissionOf(args.contextValue as object);
+            return admission && limits.refund(admission);
           },
         };
       },

@@ -5,12 +5,13 @@
 // instances whose clocks disagree still agree on the window; the `now` argument of `hit` is ignored.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { rejectBadLimits, type Decision, type RateLimitStore } from './store.js';
+import { rejectBadLimits, type Decision, type RateLimitStore, type Receipt } from './store.js';
 
 // Scores are the server time in microseconds (exact in a double); a member is that time plus a
 // suffix unique to the hit, so two hits in the same microsecond are two members.
 // KEYS[1] = key; ARGV = limit, windowMs, a suffix unique to this hit.
-// Returns {allowed (0/1), count after this hit, ms until the oldest counted entry leaves}.
+// Returns {allowed (0/1), count after this hit, ms until the oldest counted entry leaves, and the
+// member added when allowed} (the member is the hit's receipt: a refund removes exactly it).
 const HIT_SCRIPT = `
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
@@ -21,8 +22,10 @@ local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now_us - window_us)
 local count = redis.call('ZCARD', key)
 local allowed = 0
+local member = false
 if count < limit then
-  redis.call('ZADD', key, now_us, t[1] .. '.' .. t[2] .. '-' .. ARGV[3])
+  member = t[1] .. '.' .. t[2] .. '-' .. ARGV[3]
+  redis.call('ZADD', key, now_us, member)
   redis.call('PEXPIRE', key, window_ms)
   count = count + 1
   allowed = 1
@@ -34,10 +37,11 @@ if count > limit then first = count - limit end
 local oldest = redis.call('ZRANGE', key, first, first, 'WITHSCORES')
 local reset_ms = math.ceil((tonumber(oldest[2]) + window_us - now_us) / 1000)
 if reset_ms < 1 then reset_ms = 1 end
-return {allowed, count, reset_ms}
+return {allowed, count, reset_ms, member}
 `;
 
-type HitReply = [allowed: number, count: number, resetMs: number];
+// The member is nil (false in the script) when refused.
+type HitReply = [allowed: number, count: number, resetMs: number, member: string | null];
 interface WithHit {
   learnstreamRateLimitHit(key: string, limit: number, windowMs: number, suffix: string): Promise<HitReply>;
 }
@@ -73,14 +77,18 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   const send = (key: string, limit: number, windowMs: number): Promise<Decision> =>
     client
       .learnstreamRateLimitHit(prefix + key, limit, windowMs, `${instance}${(sequence++).toString(36)}`)
-      .then(([allowed, count, resetMs]): Decision =>
+      .then(([allowed, count, resetMs, member]): Decision =>
         allowed === 1
-          ? { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0 }
+          ? { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0, receipt: member! }
           : { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs },
       );
   return {
     hit(key: string, limit: number, windowMs: number): Promise<Decision> {
       return rejectBadLimits(limit, windowMs) ?? (firstConnect ? firstConnect.then(() => send(key, limit, windowMs)) : send(key, limit, windowMs));
+    },
+    // ZREM of the member the script added: atomic, and exact whichever instance counted the hit.
+    async refund(key: string, receipt: Receipt): Promise<void> {
+      await redis.zrem(prefix + key, String(receipt));
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

@@ -17,12 +17,17 @@ export interface Admission {
   allowed: boolean;
   /** The contract's limit headers (lower-case names), Retry-After included when refused. */
   headers: Record<string, string>;
+  /** What `refund` gives back (its budget's key and policy, the hit's decision with its receipt). */
+  key: string;
+  policy: string;
+  decision: Decision;
 }
 
 export function createLimitService({ config, limits, log }: { config: Pick<Config, 'rateLimit'>; limits: RateLimitStore; log: Logger }) {
   const windowMs = config.rateLimit.windowSeconds * 1000;
   // A failing store fails every request: reported once every REPEATED_FAILURE_LOG_INTERVAL_MS.
   const reportStoreFailure = rarely(log);
+  const reportRefundFailure = rarely(log);
 
   /**
    * A failing store (Redis unreachable) lets requests through, without limit headers, rather
@@ -80,15 +85,45 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
   function admit(caller: Caller | null, address: string): Admission | null | Promise<Admission | null> {
     const policy = policyFor(caller);
     if (!policy) return null;
-    const decision = hit(caller ? `user:${caller.userId}` : `addr:${address}`, policy.limit, windowMs);
-    return decision instanceof Promise ? decision.then((settled) => admission(settled, policy.name)) : admission(decision, policy.name);
+    const key = caller ? `user:${caller.userId}` : `addr:${address}`;
+    const decision = hit(key, policy.limit, windowMs);
+    return decision instanceof Promise ? decision.then((settled) => admission(settled, key, policy.name)) : admission(decision, key, policy.name);
   }
 
-  function admission(decision: Decision | null, policy: string): Admission | null {
-    return decision && { allowed: decision.allowed, headers: headersFor(decision, policy, config.rateLimit.windowSeconds) };
+  function admission(decision: Decision | null, key: string, policy: string): Admission | null {
+    return decision && { allowed: decision.allowed, headers: headersFor(decision, policy, config.rateLimit.windowSeconds), key, policy, decision };
   }
 
-  return { admit, hit };
+  /**
+   * Gives back the budget an admitted request took when it is refused after all (by an operation
+   * limit, once executing): a refused request does not consume budget. At most once per
+   * admission; its headers then show the budget as refunded (one more remaining than when it was
+   * counted). A refund the store fails is logged (rarely) and the request goes on, still counted.
+   */
+  function refund(admitted: Admission): void | Promise<void> {
+    const { decision, key } = admitted;
+    const { receipt } = decision;
+    if (receipt === undefined) return; // refused (nothing was counted), or refunded already
+    const refunded: Decision = { ...decision, remaining: Math.min(decision.limit, decision.remaining + 1), receipt: undefined };
+    admitted.decision = refunded;
+    const done = () => {
+      admitted.headers = headersFor(refunded, admitted.policy, config.rateLimit.windowSeconds);
+    };
+    let pending: void | Promise<void>;
+    try {
+      pending = limits.refund(key, receipt);
+    } catch (error) {
+      return refundFailed(error);
+    }
+    if (!(pending instanceof Promise)) return done();
+    return pending.then(done, refundFailed);
+  }
+
+  function refundFailed(error: unknown): void {
+    reportRefundFailure('warn', { err: error }, 'rate-limit store failed to refund a refused request: it stays counted');
+  }
+
+  return { admit, hit, refund };
 }
 
 export type LimitService = ReturnType<typeof createLimitService>;

@@ -1,6 +1,12 @@
 // Rate-limit counters shared by every instance of a deployment: one small interface with an
 // in-process implementation (memory-store.ts) and a Redis one (redis-store.ts), chosen by config
-// (index.ts). Not wired into any request path yet.
+// (index.ts).
+
+/**
+ * What identifies one allowed hit's entry in the store that counted it, for `refund`: opaque to
+ * everyone else (the in-process store's timestamp, the Redis store's sorted-set member).
+ */
+export type Receipt = string | number;
 
 /** The outcome of one `hit`. */
 export interface Decision {
@@ -12,6 +18,8 @@ export interface Decision {
   resetMs: number;
   /** 0 when allowed; otherwise how long to wait before a request can be allowed (= resetMs). */
   retryAfterMs: number;
+  /** The entry this hit added, when allowed: what `refund` takes to give it back. */
+  receipt?: Receipt;
 }
 
 /**
@@ -29,6 +37,13 @@ export interface RateLimitStore {
    * bad arguments or a failure as a rejected promise.
    */
   hit(key: string, limit: number, windowMs: number, now?: number): Decision | Promise<Decision>;
+  /**
+   * Gives back one allowed hit of `key` (its decision's receipt), for a request that was refused
+   * after it was counted (a refused request does not consume budget): exactly that entry goes,
+   * never another request's; a receipt the store no longer holds (its entry left the window)
+   * removes nothing. Synchronous for the in-process store; a failure rejects, as `hit` does.
+   */
+  refund(key: string, receipt: Receipt): void | Promise<void>;
   close(): Promise<void>;
 }
 

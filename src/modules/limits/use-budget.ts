@@ -2,15 +2,32 @@
 // draws on its caller's rolling budget once, before any routing or parsing (onRequest), and
 // every operation on a WebSocket once, when its context is built (the socket itself is not an
 // HTTP request Yoga sees). Limited responses carry the limit headers; a refusal is a 429 in the
-// shape of what was asked: the contract's error body, or a GraphQL error RATE_LIMITED.
+// shape of what was asked: the contract's error body, or a GraphQL error RATE_LIMITED. What was
+// counted is kept with the request (or operation) until it ends, so that a refusal later on (an
+// operation limit) can give it back: budgetAdmissionOf and LimitService.refund.
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
 import { refusalResponse } from '../../graphql/errors.js';
 import { isWebSocketContext } from '../../graphql/ws.js';
 import { attachment } from '../../http/plugins/attachment.js';
 import { findRequestContext, requestContextOf } from '../../http/plugins/server-context.js';
-import type { RequestContext } from '../../context.js';
-import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
+import { RATE_LIMITED_MESSAGE, type Admission, type LimitService } from './service.js';
+
+// By the request's context, which a request swapped later keeps (src/graphql/use-graphql-methods.ts),
+// or by the WebSocket operation's own context.
+const admissions = attachment<object, Admission>('budget admission');
+
+/**
+ * What the budget counted for the request or WebSocket operation that an execution's context
+ * (`contextValue`) belongs to, if anything: Yoga's context of an HTTP request (REST routes execute
+ * through it too) carries the request, a WebSocket operation's is the one counted.
+ */
+export function budgetAdmissionOf(context: object): Admission | undefined {
+  if (isWebSocketContext(context)) return admissions.get(context);
+  const { request } = context as { request?: Request };
+  const ctx = request && findRequestContext(request);
+  return ctx && admissions.get(ctx);
+}
 
 export interface BudgetOptions {
   limits: LimitService;
@@ -19,8 +36,6 @@ export interface BudgetOptions {
 }
 
 export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plugin {
-  // By the request's context, which a request swapped later keeps (src/graphql/use-graphql-methods.ts).
-  const headersOf = attachment<RequestContext, Record<string, string>>('limit headers');
   const refused = () => new AppError('RATE_LIMITED', RATE_LIMITED_MESSAGE);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
@@ -35,18 +50,21 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
         return fail(error);
       }
       if (!admission) return;
-      headersOf.set(ctx, admission.headers);
+      admissions.set(ctx, admission);
       if (!admission.allowed) fail(refused());
     },
     onResponse({ request, response }) {
       const ctx = findRequestContext(request);
-      const headers = ctx && headersOf.get(ctx);
+      // Read when the response is made: a refund since the request was counted has updated them.
+      const headers = ctx && admissions.get(ctx)?.headers;
       if (headers) for (const name in headers) response.headers.set(name, headers[name]!);
     },
     async onContextBuilding({ context }) {
       if (!isWebSocketContext(context)) return;
       const admission = await limits.admit(await context.caller(), context.ip);
-      if (admission && !admission.allowed) throw refused();
+      if (!admission) return;
+      if (!admission.allowed) throw refused();
+      admissions.set(context, admission);
     },
   };
 }
