@@ -215,8 +215,15 @@ const FAILING_TOO_LONG = `(${FAILING_SINCE}) < now() - $11::float8 * interval '1
 // One statement for a batch of finished attempts. The attempt is recorded whatever became of the
 // delivery meanwhile (it was made); the delivery's state only if it is still under our lease.
 // Endpoints: one update per endpoint of the batch (a row may be updated only once per statement),
-// in id order so that two instances recording for the same endpoints lock them in the same order.
-const RECORD_SQL = `
+// locked first in id order (`locked`), so that two instances recording for the same endpoints, and
+// the housekeeping's disable pass, lock them in the same order. The UPDATE alone locks them in the
+// order its plan reads them (an ORDER BY in `h` does not survive the join): by id for a batch of one
+// or two endpoints (a nested loop over the sorted `h`), but for more a hash join over a sequential
+// scan of "WebhookEndpoint", i.e. where each row's current version sits in the heap, which every
+// update moves; two instances' batches then deadlocked. FOR NO KEY UPDATE is the lock the UPDATE
+// takes anyway: it does not conflict with the FOR KEY SHARE the relay's fan-out INSERT takes on
+// the endpoints (its foreign key check), as FOR UPDATE would.
+export const RECORD_SQL = `
 WITH r AS (
   SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::float8[], $8::timestamptz[], $9::text[], $10::float8[])
     AS r(id, at, status_code, duration_ms, error, outcome, delay_ms, lease, endpoint_id, throttle_ms)
@@ -232,7 +239,11 @@ WITH r AS (
     FROM r
    WHERE outcome <> 'RELEASED'
    GROUP BY endpoint_id
-   ORDER BY endpoint_id
+), locked AS MATERIALIZED (
+  SELECT e.id FROM "WebhookEndpoint" e
+   WHERE e.id = ANY (ARRAY(SELECT id FROM h))
+   ORDER BY e.id
+     FOR NO KEY UPDATE
 ), endpoints AS (
   UPDATE "WebhookEndpoint" e
      SET "lastSuccessAt" = ${LAST_SUCCESS},
@@ -244,8 +255,8 @@ WITH r AS (
                                  WHEN ${FAILING_TOO_LONG} THEN ${failingReasonSql(FAILING_SINCE, '$12::text')}
                                  ELSE e."disabledReason" END,
          "updatedAt" = CASE WHEN e.enabled AND (h.gone OR COALESCE(${FAILING_TOO_LONG}, false)) THEN now() ELSE e."updatedAt" END
-    FROM h
-   WHERE e.id = h.id
+    FROM h JOIN locked ON locked.id = h.id
+   WHERE e.id = locked.id
   RETURNING e.id, e.enabled, e."disabledReason", e."updatedAt" = now() AND NOT e.enabled AS disabled_now
 ), deliveries AS (
   UPDATE "WebhookDelivery" d

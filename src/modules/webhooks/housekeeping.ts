@@ -35,10 +35,20 @@ DELETE FROM "WebhookDelivery" d
     LIMIT ${DELETE_CHUNK})
 RETURNING d.status::text AS status`;
 
-const DISABLE_FAILING_SQL = `
+// The endpoints are locked in id order first, as the dispatcher's record statement locks them (an
+// UPDATE alone locks them in the order its sequential scan finds them: a deadlock with a record
+// statement updating the same endpoints). FOR NO KEY UPDATE is the UPDATE's own lock.
+export const DISABLE_FAILING_SQL = `
+WITH failing AS MATERIALIZED (
+  SELECT e.id FROM "WebhookEndpoint" e
+   WHERE e.enabled AND e."failingSince" < now() - $1::float8 * interval '1 millisecond'
+   ORDER BY e.id
+     FOR NO KEY UPDATE
+)
 UPDATE "WebhookEndpoint" e
    SET enabled = false, "disabledReason" = ${failingReasonSql('e."failingSince"', '$2::text')}, "updatedAt" = now()
- WHERE e.enabled AND e."failingSince" < now() - $1::float8 * interval '1 millisecond'
+  FROM failing
+ WHERE e.id = failing.id AND e.enabled AND e."failingSince" < now() - $1::float8 * interval '1 millisecond'
 RETURNING e.id, e."disabledReason"`;
 
 export interface WebhookHousekeeping {
