@@ -2,7 +2,7 @@
 // then listen. Returns a handle the tests and main.ts use alike.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
 import { ConfigError, type Config } from './config.js';
@@ -153,7 +153,22 @@ function addressProblem(error: unknown, { host, port }: Pick<Config, 'host' | 'p
   return undefined;
 }
 
+/**
+ * Fails at once when HOST and PORT cannot be listened on, before the database is opened, migrated
+ * and seeded: a port in use was reported only after all that (half a minute on a first embedded
+ * start). The real listen, later, still reports the rare port taken in between.
+ */
+async function checkAddress(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error) => reject(addressProblem(error, config) ?? error));
+    probe.listen(config.port, config.host, () => probe.close(() => resolve()));
+  });
+}
+
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  await checkAddress(config);
   const service = await buildService(config, options);
   const { log, db, bus, metrics, yoga, webSocketContext, wakers } = service;
 

@@ -85,16 +85,21 @@ describe('bad configuration', () => {
       expect((await child.exited).code).toBe(1);
       // graphql-ws's listener once printed "Internal error emitted on the WebSocket server" and a stack here.
       expect(stderrLines(child)).toEqual([`config: PORT: 127.0.0.1:${port} is already in use by another process`]);
+      // Said at once, before the database was migrated and seeded (it was said after).
+      expect(logLines(child).map((line) => line.msg)).not.toContain('migrations applied');
     } finally {
       taken.close();
     }
   });
 
-  it('a HOST that is not this machine\'s: exits non-zero with one line naming HOST', SLOW, async () => {
+  it('a HOST that is not this machine\'s: exits non-zero with one line naming HOST, before touching the database', SLOW, async () => {
     // 192.0.2.0/24 is TEST-NET-1, never assigned to a host.
-    const child = spawnService({ DATA_DIR: await tempDir(), HOST: '192.0.2.1', PORT: '0', JWT_SECRET: SECRET });
+    const dataDir = await tempDir();
+    const child = spawnService({ DATA_DIR: dataDir, HOST: '192.0.2.1', PORT: '4000', JWT_SECRET: SECRET });
     expect((await child.exited).code).toBe(1);
     expect(stderrLines(child)).toEqual(['config: HOST: 192.0.2.1 is not an address of this machine']);
+    // Said at once: no database was created, migrated or seeded first.
+    expect(await readdir(dataDir)).toEqual([]);
   });
 });
 
