@@ -17,6 +17,16 @@ let addressCounter = 0;
 const freshAddress = () => ({ 'x-forwarded-for': `198.51.100.${++addressCounter}` });
 const remainingOf = (r: Reply) => Number(r.headers.get('x-ratelimit-remaining'));
 
+/** A graphql-ws client of the server at `url` whose upgrade request comes from the address `headers` forward. */
+function wsClientFrom(url: string, headers: Record<string, string>) {
+  class ForwardedWebSocket extends WebSocket {
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
+  }
+  return createWsClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: ForwardedWebSocket, retryAttempts: 0 });
+}
+
 function expectRefused(reply: Reply) {
   expect(reply.status).toBe(429);
   expect(reply.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
@@ -189,12 +199,7 @@ describe('the rolling window (RATE_LIMIT_FREE=3, RATE_LIMIT_WINDOW_S=3)', () => 
 
   it('counts each operation on a WebSocket and refuses the one over the limit with RATE_LIMITED', async () => {
     const headers = freshAddress();
-    class ForwardedWebSocket extends WebSocket {
-      constructor(address: string | URL, protocols?: string | string[]) {
-        super(address, protocols, { headers });
-      }
-    }
-    const ws = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: ForwardedWebSocket, retryAttempts: 0 });
+    const ws = wsClientFrom(server.url, headers);
     try {
       const results: unknown[] = [];
       for (let i = 0; i < 4; i++) {
@@ -303,12 +308,7 @@ describe('operation limits per address (login 3/1m, register 2/1h, page views 3/
 
   it('gives back the budget a WebSocket operation refused by an operation limit took', async () => {
     const headers = freshAddress();
-    class ForwardedWebSocket extends WebSocket {
-      constructor(address: string | URL, protocols?: string | string[]) {
-        super(address, protocols, { headers });
-      }
-    }
-    const ws = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: ForwardedWebSocket, retryAttempts: 0 });
+    const ws = wsClientFrom(server.url, headers);
     try {
       const codes: unknown[] = [];
       for (let i = 0; i < 5; i++) {
