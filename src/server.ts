@@ -2,7 +2,7 @@
 // then listen. Returns a handle the tests and main.ts use alike.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
 import { ConfigError, type Config } from './config.js';
@@ -146,7 +146,7 @@ export async function buildService(config: Config, options: StartOptions = {}): 
  */
 function addressProblem(error: unknown, { host, port }: Pick<Config, 'host' | 'port'>): ConfigError | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const address = `${urlHost(host)}:${port}`;
   if (code === 'EADDRINUSE') return new ConfigError([`PORT: ${address} is already in use by another process`]);
   if (code === 'EACCES') return new ConfigError([`PORT: ${address} needs privileges this process does not have (ports below 1024 usually do)`]);
   if (code === 'EADDRNOTAVAIL') return new ConfigError([`HOST: ${host} is not an address of this machine`]);
@@ -161,11 +161,20 @@ function addressProblem(error: unknown, { host, port }: Pick<Config, 'host' | 'p
 async function checkAddress(config: Config): Promise<void> {
   if (config.port === 0) return;
   const probe = createNetServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', (error) => reject(addressProblem(error, config) ?? error));
-    probe.listen(config.port, config.host, () => probe.close(() => resolve()));
+  await listen(probe, config);
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+/** Listens on HOST and PORT; a failure they cause is the ConfigError addressProblem names. */
+function listen(server: NetServer, config: Config): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(addressProblem(error, config) ?? error));
+    server.listen(config.port, config.host, resolve);
   });
 }
+
+/** A host as a URL writes it: an IPv6 address in brackets. */
+const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   await checkAddress(config);
@@ -191,20 +200,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));
   server.on('clientError', answerClientError);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, resolve);
-    });
+    await listen(server, config);
   } catch (error) {
     await service.close();
-    throw addressProblem(error, config) ?? error;
+    throw error;
   }
   // Attached once the port is ours: attached before, a port in use reached graphql-ws's own
   // listener too, which printed "Internal error emitted on the WebSocket server" and a stack.
   const websocket = attachGraphQLWebSocket({ server, yoga, log, contextFor: webSocketContext, messageLimit: config.bodyLimitBytes });
   const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  const url = `http://${urlHost(config.host)}:${port}`;
   const { all: workers, relay, dispatcher } = createWorkers({ db, bus, config, log, metrics });
   for (const worker of workers) worker.start();
   wakers.relay = () => relay.wake?.();
