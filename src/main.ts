@@ -1,6 +1,5 @@
 // `npm start`: validated config, then the service, until SIGINT/SIGTERM stops it gracefully.
 import { ConfigError, loadConfigOrExit } from './config.js';
-import { DataDirInUseError } from './db/data-dir-lock.js';
 import { createLogger } from './logger.js';
 import type { RunningServer } from './server.js';
 
@@ -64,9 +63,8 @@ try {
 } catch (error) {
   // The database is unreachable, the port taken, a migration failed...: say so, exit non-zero.
   log.fatal({ err: error }, 'could not start');
-  // DATA_DIR held by another process, a port in use: configuration problems, reported as such.
-  const configProblem = error instanceof DataDirInUseError || error instanceof ConfigError;
-  console.error(`${configProblem ? 'config' : 'startup'}: ${error instanceof Error ? error.message : String(error)}`);
+  // DATA_DIR held by another process, a port in use (ConfigError): configuration problems, reported as such.
+  console.error(`${error instanceof ConfigError ? 'config' : 'startup'}: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
 if (stopping) stop(server);

@@ -8,6 +8,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ConfigError } from '../config.js';
 
 export interface DataDirLock {
   readonly dataDir: string;
@@ -15,14 +16,14 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
-/** The directory is owned by another live process (or already open in this one). */
-export class DataDirInUseError extends Error {
+/** The directory is owned by another live process (or already open in this one): a configuration problem. */
+export class DataDirInUseError extends ConfigError {
   constructor(
     readonly dataDir: string,
     readonly pid: number,
   ) {
     const who = pid === process.pid ? `this process (pid ${pid})` : `another process (pid ${pid})`;
-    super(`DATA_DIR: ${dataDir} is in use by ${who}; the embedded database belongs to one process — use DATABASE_URL to run several`);
+    super([`DATA_DIR: ${dataDir} is in use by ${who}; the embedded database belongs to one process — use DATABASE_URL to run several`]);
     this.name = 'DataDirInUseError';
   }
 }
