@@ -24,7 +24,7 @@ const MIGRATION_LOCK = '119161006057842';
 
 const pool = processPool();
 afterAll(() => pool.cleanup());
-const { spawn: spawnService, logLines, tempDir } = pool;
+const { spawn: spawnService, logLines, tempDir, migratedDataDir } = pool;
 const listeningUrl = (child: Child): Promise<string> => pool.listeningUrl(child, START_DEADLINE_MS);
 
 /** Process groups started here (detached), SIGKILLed in afterAll if still there. */
@@ -248,7 +248,7 @@ describe('a database that stops answering (a proxy in front of PostgreSQL that s
 
 describe('signals', () => {
   it('SIGTERM to `npm start` (npm alone) stops the service gracefully and leaves no process behind', SLOW, async () => {
-    const npm = spawnGroup('npm', ['start', '--silent'], { NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir(), JWT_SECRET: SECRET, LOG_LEVEL: 'info' });
+    const npm = spawnGroup('npm', ['start', '--silent'], { NODE_ENV: 'development', PORT: '0', DATA_DIR: await migratedDataDir(), JWT_SECRET: SECRET, LOG_LEVEL: 'info' });
     const api = client(await listeningUrl(npm));
     expect((await api.get('/readyz')).status).toBe(200);
     process.kill(npm.proc.pid!, 'SIGTERM');
@@ -299,7 +299,7 @@ describe('signals', () => {
 
 describe('stopping with a long webhook timeout', () => {
   it('an attempt in flight gets its whole timeout: it is recorded and the process exits 0', SLOW, async () => {
-    const db = await createPgDatabase();
+    const db = await createPgDatabase({ migrated: true });
     pool.defer(() => db.drop());
     const rx = await startReceiver(() => ({ status: 200, delayMs: 120_000 }));
     pool.defer(() => rx.close());

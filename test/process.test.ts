@@ -142,7 +142,7 @@ describe('production', () => {
 
 describe('graceful shutdown (PGlite)', () => {
   it('SIGTERM exits 0 and the data dir opens again at once in a new process', SLOW, async () => {
-    const dataDir = await tempDir();
+    const dataDir = await pool.migratedDataDir();
     const env = { NODE_ENV: 'development', PORT: '0', DATA_DIR: dataDir };
 
     const first = spawnService(env);
@@ -206,7 +206,7 @@ describe('graceful shutdown (PGlite)', () => {
   });
 
   it('a client stalled mid-request does not keep the process from stopping', SLOW, async () => {
-    const child = spawnService({ NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir() });
+    const child = spawnService({ NODE_ENV: 'development', PORT: '0', DATA_DIR: await pool.migratedDataDir() });
     const url = new URL(await listeningUrl(child));
     // Half a request: the headers never end.
     const socket = connect({ host: url.hostname, port: Number(url.port) });

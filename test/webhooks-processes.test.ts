@@ -48,7 +48,7 @@ async function startReceiver(respond: (hit: Hit, n: number) => Answer): Promise<
 
 /** A fresh database and data dir, and the environment a service process gets for them. */
 async function environment(webhook: Record<string, string>): Promise<{ env: Record<string, string>; query: <T>(text: string, params?: unknown[]) => Promise<T[]> }> {
-  const db = await createPgDatabase();
+  const db = await createPgDatabase({ migrated: true });
   const dataDir = await pool.tempDir();
   const pgPool = new pg.Pool({ connectionString: db.url, max: 2 });
   defer(async () => {

@@ -5,9 +5,10 @@
 // and removes what was created.
 import { spawn as spawnProcess, type ChildProcess } from 'node:child_process';
 import { SERVICE_NODE_FLAGS } from '../../bench/lib/processes.js';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
 import { client, type Client } from './http.js';
 import { createPgDatabase } from './server.js';
 
@@ -72,6 +73,17 @@ export function processPool() {
     return dir;
   }
 
+  /**
+   * A fresh data directory holding the suite's migrated, unseeded embedded database (a copy of
+   * test/global-setup.ts's), removed in `cleanup()`: for a test about something other than a first
+   * start, which costs a process 10–15 s of CPU (creating the database and every migration).
+   */
+  async function migratedDataDir(): Promise<string> {
+    const dir = await tempDir();
+    await cp(inject('pgliteTemplate'), dir, { recursive: true });
+    return dir;
+  }
+
   /** Starts `node dist/main.js` with exactly `env` (plus PATH/HOME), nothing inherited. */
   function spawn(env: Record<string, string>): Child {
     const proc = spawnProcess(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
@@ -106,7 +118,8 @@ export function processPool() {
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       PORT: '0',
-      DATA_DIR: await tempDir(),
+      // A migrated copy when the instance will use it (no DATABASE_URL): none of its users tests a first start.
+      DATA_DIR: env.DATABASE_URL ? await tempDir() : await migratedDataDir(),
       JWT_SECRET: TEST_JWT_SECRET,
       LOG_LEVEL: 'info',
       ...env,
@@ -120,9 +133,9 @@ export function processPool() {
     return { name, proc: child.proc, url, api: client(url), output: child.output };
   }
 
-  /** Two instances on one fresh PostgreSQL database, started one after the other (A migrates and seeds). */
+  /** Two instances on one fresh, migrated PostgreSQL database, started one after the other (A seeds). */
   async function cluster(env: Record<string, string>): Promise<{ a: Instance; b: Instance; databaseUrl: string }> {
-    const db = await createPgDatabase();
+    const db = await createPgDatabase({ migrated: true });
     defer(() => db.drop());
     const a = await start('A', { DATABASE_URL: db.url, ...env });
     const b = await start('B', { DATABASE_URL: db.url, ...env });
@@ -139,5 +152,5 @@ export function processPool() {
     cleanups.length = 0;
   }
 
-  return { spawn, listeningUrl, logLines, tempDir, defer, start, cluster, cleanup };
+  return { spawn, listeningUrl, logLines, tempDir, migratedDataDir, defer, start, cluster, cleanup };
 }
