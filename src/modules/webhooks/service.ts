@@ -247,7 +247,12 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
       if (data.url !== undefined) await assertDeliverableUrl(data.url, allowPrivate());
       const { enabled, ...fields } = data;
       const updated = await db.$transaction(async (tx) => {
-        const current = await tx.webhookEndpoint.findUnique({ where: { id: lookupId('Webhook', id) }, select: { enabled: true } });
+        // Locked as it is read: what `enabled` changes depends on the current state, so a
+        // concurrent PATCH must not change it (its answer showed the other request's state, and
+        // the loser's `enabled` was lost) nor a DELETE remove the row (the update failed: 500)
+        // between this read and the update. A DELETE that committed first: 404.
+        const [current] = await tx.$queryRaw<{ enabled: boolean }[]>`
+          SELECT enabled FROM "WebhookEndpoint" WHERE id = ${lookupId('Webhook', id)} FOR NO KEY UPDATE`;
         if (!current) throw notFound(`Webhook ${id}`);
         const state =
           enabled === true && !current.enabled
