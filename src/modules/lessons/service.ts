@@ -59,6 +59,21 @@ export interface PublishedByAuthorsOptions extends PageOptions {
   authorIds: readonly string[];
 }
 
+/**
+ * Locks a lesson for a change and returns the time to stamp it with (null when there is no such
+ * lesson). Concurrent changes of one lesson apply in the order they get this lock, so the time is
+ * taken once it is held, and never before the lesson's current `updatedAt` (another instance's
+ * clock may be ahead): `updatedAt` then follows the order of the changes and of their events.
+ * Stamped before the lock (Prisma's @updatedAt takes the time as the statement is built), a change
+ * that waited for another one overwrote it with an older `updatedAt`.
+ */
+async function lockForChange(tx: Prisma.TransactionClient, id: string): Promise<Date | null> {
+  const [row] = await tx.$queryRaw<{ updatedAt: Date }[]>`
+    SELECT "updatedAt" FROM "Lesson" WHERE id = ${lookupId('Lesson', id)} FOR NO KEY UPDATE`;
+  if (!row) return null;
+  return new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime()));
+}
+
 export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?: OnCommitted }) {
   /** Only ADMIN sees drafts; to anyone else a draft does not exist. */
   const visibleTo = (caller: Caller): Prisma.LessonWhereInput => (isAdmin(caller) ? {} : { status: 'PUBLISHED' });
@@ -132,8 +147,9 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
       assertAdmin(caller);
       const data = parseWith(updateLessonInput, input, '');
       const { lesson, event } = await db.$transaction(async (tx) => {
-        const found = await tx.lesson.updateMany({ where: { id: lookupId('Lesson', id) }, data });
-        if (found.count === 0) throw notFound(`Lesson ${id}`);
+        const updatedAt = await lockForChange(tx, id);
+        if (!updatedAt) throw notFound(`Lesson ${id}`);
+        await tx.lesson.updateMany({ where: { id }, data: { ...data, updatedAt } });
         const recorded = await recordEvent(tx, 'lesson.updated', { lessonId: id });
         return { lesson: await tx.lesson.findUniqueOrThrow({ where: { id } }), event: recorded };
       });
@@ -145,13 +161,11 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
     async publish({ caller, id }: { caller: Caller; id: string }): Promise<Lesson> {
       assertAdmin(caller);
       const { lesson, event } = await db.$transaction(async (tx) => {
-        const now = new Date();
+        const now = await lockForChange(tx, id);
+        if (!now) throw notFound(`Lesson ${id}`);
         // Conditional on DRAFT so that two concurrent publishes emit one event.
-        const changed = await tx.lesson.updateMany({ where: { id: lookupId('Lesson', id), status: 'DRAFT' }, data: { status: 'PUBLISHED', publishedAt: now } });
-        if (changed.count === 0) {
-          const exists = await tx.lesson.count({ where: { id } });
-          throw exists ? conflict(`Lesson ${id} is already published`) : notFound(`Lesson ${id}`);
-        }
+        const changed = await tx.lesson.updateMany({ where: { id, status: 'DRAFT' }, data: { status: 'PUBLISHED', publishedAt: now, updatedAt: now } });
+        if (changed.count === 0) throw conflict(`Lesson ${id} is already published`);
         const recorded = await recordEvent(tx, 'lesson.published', { lessonId: id });
         return { lesson: await tx.lesson.findUniqueOrThrow({ where: { id } }), event: recorded };
       });
