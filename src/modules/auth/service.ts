@@ -41,6 +41,11 @@ function cleanUserAgent(userAgent: string | undefined): string | null {
 
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+/** How long an attempt that finds the window full of attempts still being checked waits for them, and how often it looks. */
+const CLAIM_MAX_WAIT_MS = 10_000;
+const CLAIM_POLL_MS = 50;
+/** An attempt still pending after this long was left by a process that stopped mid-check: it counts as a failure. */
+const STALE_ATTEMPT_MS = 60_000;
 /**
  * How many sessions a user keeps live: a login past it ends the least recently used. Without a
  * bound, logins (at the login limit, from many addresses) could grow the unpaged session list,
@@ -213,39 +218,62 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
   const revokeSession = (sessionId: string, reason: string) => revokeSessions({ id: sessionId }, reason);
 
   /**
-   * Records a login attempt for `email` as a failure before the password is checked, so that
-   * concurrent guesses cannot all slip under the limit: every attempt sees itself plus every
-   * attempt recorded before it, hence at most LOGIN_MAX_FAILURES of them get a password check
-   * per window. 429 (and the attempt is forgotten) when the window is already full.
-   * Returns the attempt's id: a wrong password keeps it as the failure, a right one clears them.
+   * Records a login attempt for `email` before the password is checked (pending), so that
+   * concurrent guesses cannot all slip under the limit: an attempt goes on to its password check
+   * only while fewer than LOGIN_MAX_FAILURES attempts recorded before it are in the window, hence
+   * at most that many checks per window, however many arrive at once. One that finds the window
+   * full of attempts still being checked waits for them (a right password among them clears the
+   * failures, and then it goes on); it is refused with 429 (and forgotten) only once
+   * LOGIN_MAX_FAILURES of them are real failures. Counting pending attempts as failures refused
+   * concurrent logins with the right password, of one account, with "Too many failed login attempts".
+   * Returns the attempt's id: a wrong password keeps it as a failure, a right one clears them.
    */
   async function claimAttempt(email: string): Promise<bigint> {
-    const attempt = await db.loginFailure.create({ data: { email }, select: { id: true } });
-    const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
+    const attempt = await db.loginFailure.create({ data: { email, pending: true }, select: { id: true } });
+    const waitUntil = Date.now() + CLAIM_MAX_WAIT_MS;
     // Failures older than the window count for nothing, whoever's: each attempt forgets them, so
     // the table holds one window of attempts (failures for e-mails tried once stayed forever).
     // Read through the index on `at`: without it, every login read the whole table (49 ms at a
     // million rows, against 0.1 ms).
-    await db.loginFailure.deleteMany({ where: { at: { lte: since } } });
-    const recent = await db.loginFailure.findMany({
-      where: { email, at: { gt: since } },
-      orderBy: { id: 'desc' },
-      take: LOGIN_MAX_FAILURES + 1,
-      select: { id: true, at: true },
-    });
-    const others = recent.filter((r) => r.id !== attempt.id).slice(0, LOGIN_MAX_FAILURES);
-    if (recent.length <= LOGIN_MAX_FAILURES) return attempt.id;
-    await db.loginFailure.deleteMany({ where: { id: attempt.id } });
-    // The window frees when the oldest of the last LOGIN_MAX_FAILURES failures leaves it.
-    const oldest = Math.min(...others.map((r) => r.at.getTime()));
-    const retryAfter = Math.min(
-      LOGIN_FAILURE_WINDOW_MS / 1000,
-      Math.max(1, Math.ceil((oldest + LOGIN_FAILURE_WINDOW_MS - Date.now()) / 1000)),
-    );
-    throw new AppError('RATE_LIMITED', 'Too many failed login attempts', {
-      headers: { 'retry-after': String(retryAfter) },
-      details: { retryAfter },
-    });
+    await db.loginFailure.deleteMany({ where: { at: { lte: new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS) } } });
+    for (;;) {
+      const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
+      const before = await db.loginFailure.findMany({
+        where: { email, at: { gt: since }, id: { lt: attempt.id } },
+        orderBy: { id: 'desc' },
+        take: LOGIN_MAX_FAILURES,
+        select: { id: true, at: true, pending: true },
+      });
+      if (before.length < LOGIN_MAX_FAILURES) return attempt.id;
+      // An attempt pending for longer than any check takes was left by a process that stopped: a failure.
+      const stale = new Date(Date.now() - STALE_ATTEMPT_MS);
+      const failures = await db.loginFailure.findMany({
+        where: { email, at: { gt: since }, id: { lt: attempt.id }, OR: [{ pending: false }, { at: { lt: stale } }] },
+        orderBy: { id: 'desc' },
+        take: LOGIN_MAX_FAILURES,
+        select: { at: true },
+      });
+      if (failures.length >= LOGIN_MAX_FAILURES || Date.now() >= waitUntil) {
+        await db.loginFailure.deleteMany({ where: { id: attempt.id } });
+        // The window frees when the oldest of the last LOGIN_MAX_FAILURES failures leaves it.
+        const oldest = Math.min(...(failures.length ? failures : before).map((r) => r.at.getTime()));
+        const retryAfter = Math.min(
+          LOGIN_FAILURE_WINDOW_MS / 1000,
+          Math.max(1, Math.ceil((oldest + LOGIN_FAILURE_WINDOW_MS - Date.now()) / 1000)),
+        );
+        throw new AppError('RATE_LIMITED', 'Too many failed login attempts', {
+          headers: { 'retry-after': String(retryAfter) },
+          details: { retryAfter },
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+  }
+
+  /** A wrong password: the attempt stays as a failure (recorded anew if a right one cleared it meanwhile). */
+  async function keepAsFailure(email: string, attempt: bigint): Promise<void> {
+    const { count } = await db.loginFailure.updateMany({ where: { id: attempt }, data: { pending: false } });
+    if (count === 0) await db.loginFailure.create({ data: { email } });
   }
 
   return {
@@ -258,10 +286,12 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
         if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
           // A wrong password (or an unknown e-mail): the recorded attempt stays, as the failure.
           wrongPassword = true;
+          await keepAsFailure(email, attempt);
           throw invalidCredentials();
         }
         return await db.$transaction(async (tx) => {
-          await tx.loginFailure.deleteMany({ where: { email } });
+          // The failures go, and this attempt; others still being checked stay, to settle themselves.
+          await tx.loginFailure.deleteMany({ where: { email, OR: [{ pending: false }, { id: attempt }] } });
           return startSession(tx, user.id, origin);
         });
       } catch (error) {
