@@ -25,6 +25,7 @@ import { requestRecordOf } from '../http/plugins/server-context.js';
 import { responseHeaders } from '../http/headers.js';
 import { repeatedParameter } from '../http/plugins/use-input-encoding.js';
 import { forRequests } from './for-requests.js';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../redis-options.js';
 
 /** How long an entry lives at most, even if no event invalidates it. */
 export const RESPONSE_CACHE_TTL_MS = 60_000;
@@ -236,7 +237,8 @@ function generationalCache(store: GenerationalStore, log: Logger): Cache {
 export function createResponseCache({ redisUrl, prefix, log }: { redisUrl?: string; prefix: string; log: Logger }): ResponseCache {
   let redis: Redis | undefined;
   if (redisUrl) {
-    redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
+    // A Redis that stops answering is a miss (and a logged store or invalidation), not a request held until it answers.
+    redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
     redis.on('error', () => undefined); // reported where a call fails (a miss, or a logged store/invalidation)
   }
   const cache = generationalCache(redis ? redisStore(redis, prefix, log) : inMemoryStore(), log);

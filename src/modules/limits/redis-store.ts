@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { rejectBadLimits, type Decision, type RateLimitStore, type Receipt } from './store.js';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../../redis-options.js';
 
 // Scores are the server time in microseconds (exact in a double); a member is that time plus a
 // suffix unique to the hit, so two hits in the same microsecond are two members.
@@ -54,8 +55,9 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   // Without an offline queue a hit fails at once while Redis is unreachable (the limit service
   // then lets the request through) instead of holding every request until it reconnects.
   // Auto-pipelining: the hits of one event-loop turn go out in one write (measured: the socket
-  // write per hit was the largest part of the store's cost under load).
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
+  // write per hit was the largest part of the store's cost under load). A Redis that stops
+  // answering fails a hit after REDIS_COMMAND_TIMEOUT_MS (the request goes through), as one that is away does.
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {
     // Reported by the limit service when a hit fails; ioredis keeps reconnecting on its own.
   });
