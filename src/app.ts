@@ -77,6 +77,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
     await responseCache.invalidate(events);
   };
   const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted, onDeliveriesDue });
+  // Automatic persisted queries' documents, also read by useResponseCacheHits for a hash-only GET's If-None-Match.
+  const persistedQueries = persistedQueryStore();
   const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
   const yoga = createYoga<NodeServerContext, RequestContext>({
     schema,
@@ -115,15 +117,16 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // HEAD of a GraphQL query: its GET without the content (GraphiQL's page has its own, above);
       // OPTIONS (not a preflight) and the methods GraphQL does not use: 204 or 405 with Allow, as on REST paths.
       useGraphQLMethods(GRAPHQL_PATH),
-      // A plain GET query whose result is cached is answered here (see useResponseCacheHits).
-      useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH }),
+      // A plain GET query whose result is cached, and an If-None-Match (304 only for the request's
+      // own cached result), are answered here (see useResponseCacheHits).
+      useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH, persistedDocument: (hash) => persistedQueries.get(hash) }),
       useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),
       // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).
       useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH, { reservationTtlMs: config.sseReservationTtlMs, log }),
       // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per
       // instance (a miss costs a client one resend of the document, never an error it sees).
-      useAPQ({ store: persistedQueryStore() }),
+      useAPQ({ store: persistedQueries }),
       ...useCachedQueries({ cache: responseCache.cache, schema, path: GRAPHQL_PATH }),
       useDeferStream(),
       useBadRequestStatus(),

@@ -294,19 +294,15 @@ const CONTENT_TYPE_FOR_ACCEPT: ReadonlyMap<string, string> = new Map([
  * Yoga's response-cache plugin serves a hit once the request is parsed into GraphQL params, after
  * Yoga's request pipeline; a hit is only a lookup, so a plain GET (query, variables, operation
  * name) is answered here, from onRequest, with what Yoga would send for it: the same body, ETag,
- * Last-Modified and content type. Anything else (persisted queries, other Accept values, an
- * If-None-Match that Yoga's plugin answers with 304) takes Yoga's way.
+ * Last-Modified and content type. Anything else (persisted queries, other Accept values) takes
+ * Yoga's way. An If-None-Match is decided here too (`conditional`, below).
  *
  * It belongs right after the rate-limit budget (a hit is counted like any request): every
  * onRequest hook a request passes costs it an iteration of the hook chain, and the ones between
  * (input checks, REST routes, graphql-sse, APQ, Yoga's cache) never act on such a GET (one whose
  * query string is not UTF-8 was never stored, so it reaches the checks).
  */
-export function useResponseCacheHits({ cache, path }: { cache: Cache; path: string }): Plugin {
-  return useEarlyCacheHits(matchingTagVersions(cache), path);
-}
-
-function useEarlyCacheHits(cache: Cache, path: string): Plugin {
+export function useResponseCacheHits({ cache, path, persistedDocument }: { cache: Cache; path: string; persistedDocument?: (sha256Hash: string) => string | undefined }): Plugin {
   // What a stored result is sent as, made once per entry: the in-process cache hands out the
   // stored object itself (an entry read from Redis is a new object each time, and made anew).
   const rendered = new WeakMap<object, { body: string; headers: Record<string, string> }>();
@@ -317,11 +313,41 @@ function useEarlyCacheHits(cache: Cache, path: string): Plugin {
     if (headers.ETag) headers.ETag = entityTag(headers.ETag, cached.data);
     return { body, headers };
   };
+  /**
+   * If-None-Match: 304 only when a tag it lists is the current version of this request's own
+   * entry (its document, operation name and variables; a persisted query sent by its hash alone
+   * is looked up in `persistedDocument`). Yoga's plugin looked the header's value up as a key of
+   * the whole cache, whatever the request asked: the tag of any cached entry, or its bare key
+   * whatever its version, earned a 304 for any query (another user's, `me`, one the caller may not
+   * run, a syntax error). The header is removed once decided, so Yoga's plugin never sees it, and
+   * the request goes on in full.
+   */
+  const conditional = (request: Request, url: URL, ifNoneMatch: string, endResponse: (response: Response) => void, fetchAPI: { Response: typeof Response }) => {
+    request.headers.delete('if-none-match');
+    const document = documentOf(url, persistedDocument);
+    if (document === undefined || repeatedParameter(url) !== undefined) return; // no entry of its own: answered in full
+    let variables: unknown;
+    try {
+      variables = JSON.parse(url.searchParams.get('variables') ?? '{}');
+    } catch {
+      return; // Yoga answers the malformed request
+    }
+    const key = cacheKey(document, url.searchParams.get('operationName'), variables);
+    return Promise.resolve(cache.get(key)).then((cached) => {
+      if (!cached) return;
+      const etag = entityTag(key, cached.data);
+      if (!listedTags(ifNoneMatch).includes(etag)) return;
+      const modified = (cached.extensions as { http?: { headers?: Record<string, string> } } | undefined)?.http?.headers?.['Last-Modified'];
+      endResponse(new fetchAPI.Response(null, { status: 304, headers: responseHeaders({ ETag: etag }, modified ? { 'Last-Modified': modified } : undefined) }));
+    });
+  };
   return {
     onRequest({ request, url, endResponse, fetchAPI }) {
       if (request.method !== 'GET' || url.pathname !== path) return;
+      const ifNoneMatch = request.headers.get('if-none-match');
+      if (ifNoneMatch !== null) return conditional(request, url, ifNoneMatch, endResponse, fetchAPI);
       const query = url.searchParams.get('query');
-      if (!query || url.searchParams.has('extensions') || request.headers.has('if-none-match')) return;
+      if (!query || url.searchParams.has('extensions')) return;
       const type = CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
       if (!type || repeatedParameter(url) !== undefined) return; // refused by the input checks
       let variables: unknown;
@@ -351,27 +377,8 @@ const versionOf = (data: unknown) => createHash('sha256').update(JSON.stringify(
  */
 const entityTag = (key: string, data: unknown) => `"${key}.${versionOf(data)}"`;
 
-/**
- * Yoga's plugin answers If-None-Match with 304 when looking its value up as a key finds an entry:
- * a tag of ours (quoted or weak, key and version) finds its entry only while that entry is still
- * the version it names.
- */
-function matchingTagVersions(cache: Cache): Cache {
-  return {
-    async get(id) {
-      const tag = /^(?:W\/)?"([^".]*)\.([^"]*)"$/.exec(id.trim());
-      if (!tag) return cache.get(id);
-      const entry = await cache.get(tag[1]!);
-      return entry && versionOf(entry.data) === tag[2] ? entry : undefined;
-    },
-    set: (...args) => cache.set(...args),
-    invalidate: (entities) => cache.invalidate(entities),
-  };
-}
-
 /** The plugins: GET queries on `path` are cached; nothing else is (hits are served by useResponseCacheHits). */
-export function useCachedQueries({ cache: store, schema, path }: { cache: Cache; schema: GraphQLSchema; path: string }): Plugin[] {
-  const cache = matchingTagVersions(store);
+export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema: GraphQLSchema; path: string }): Plugin[] {
   const uncached = [...callerDependentFields(schema), 'Query.pageViews'];
   // Only GET queries on `path` reach either plugin (a WebSocket operation has no request): for any
   // other request every hook of both is skipped (forRequests), where the plugin's own `enabled`
@@ -411,3 +418,18 @@ export function useCachedQueries({ cache: store, schema, path }: { cache: Cache;
     }),
   ];
 }
+
+/** The document of a GET request: its `query`, or the persisted query its `extensions` name. */
+function documentOf(url: URL, persistedDocument?: (sha256Hash: string) => string | undefined): string | undefined {
+  const query = url.searchParams.get('query');
+  if (query) return query;
+  try {
+    const hash = (JSON.parse(url.searchParams.get('extensions') ?? 'null') as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
+    return typeof hash === 'string' ? persistedDocument?.(hash) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entity tags an If-None-Match lists, without their weak prefix (a weak comparison, RFC 9110 13.1.2). */
+const listedTags = (header: string): string[] => header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
