@@ -24,7 +24,7 @@ import type { Database, Db } from '../../db/client.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { EventBus, PositionedEvent } from './bus.js';
-import type { EventPayload } from './outbox.js';
+import { EVENT_TYPES, type EventPayload } from './outbox.js';
 import { newestPosition, storedEvents } from './stored.js';
 
 /** A batch's fan-out: one delivery per (event, subscribed endpoint), with the event's name and payload. */
@@ -176,8 +176,19 @@ export function createRelay({
     // deleting it (a deployment quiet for the whole retention) would restart them at 1, and live
     // subscribers, who skip what is not newer than what they have seen, would miss what follows.
     const newest = await newestPosition(db);
+    // So is the newest positioned event of each name: it is the `after` a client filtering by
+    // `types` holds when it has seen everything (the list's last item, the subscription's last
+    // event), however long ago that name last happened. Deleting it turned a poller or a
+    // reconnecting subscriber that had missed nothing into a 400 "unknown or expired event id" a
+    // week after the last event of its names, while newer events of other names kept coming.
+    const newestOfEach = await db.$queryRaw<{ position: bigint | null }[]>`
+      SELECT (SELECT max(e.position) FROM "Event" e WHERE e.type = t.name AND e.type <> 'analytics.hit') AS position
+        FROM unnest(${EVENT_TYPES.filter((t) => t !== 'analytics.hit')}::text[]) AS t(name)
+      UNION ALL
+      SELECT (SELECT e.position FROM "Event" e WHERE e.type = 'analytics.hit' AND e.position IS NOT NULL ORDER BY e.position DESC LIMIT 1)`;
+    const kept = newestOfEach.flatMap((r) => (r.position === null ? [] : [r.position]));
     const { count } = await db.event.deleteMany({
-      where: { createdAt: { lt: new Date(now - retentionDays * 86_400_000) }, position: { lt: BigInt(newest) } },
+      where: { createdAt: { lt: new Date(now - retentionDays * 86_400_000) }, position: { lt: BigInt(newest), notIn: kept } },
     });
     if (count) log.info({ count }, 'events past retention deleted');
   }
