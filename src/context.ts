@@ -12,6 +12,11 @@ export interface Caller {
   readonly tier: Tier;
   /** The login session the access token belongs to. */
   readonly sessionId: string;
+  /**
+   * When the access token the caller presented expires (ms since the epoch); absent for an API
+   * key, which does not expire. A stream opened with the token ends then (credential-watch.ts).
+   */
+  readonly expiresAt?: number;
   /** The caller's account as read when the credentials were checked (same request). */
   readonly user: CallerAccount;
 }

@@ -5,6 +5,11 @@
 // CHECK_INTERVAL_MS while any is open (none while none is), and at once when this instance
 // revokes something, so a revocation ends the streams on the instance that made it immediately
 // and on every other instance within the interval.
+//
+// A stream opened with an access token also ends once that token expires (checked on the same
+// interval), as every other use of the token does: it used to stream on for as long as its session
+// lived, days or weeks after the token stopped opening anything else, even past the session's own
+// expiry until the housekeeping deleted it. The client resumes with a fresh token and `after`.
 import type { Database } from '../../db/client.js';
 import type { Caller } from '../../context.js';
 
@@ -14,7 +19,8 @@ export const CHECK_INTERVAL_MS = 5_000;
 export interface CredentialWatch {
   /**
    * Watches the caller's credential (its session, or the API key it used) until `release()`:
-   * `revoked` resolves once it has been revoked.
+   * `revoked` resolves once it has been revoked, or once the access token it was opened with has
+   * expired.
    */
   watch(caller: Caller): { revoked: Promise<void>; release(): void };
   /** Something was revoked on this instance: check now instead of at the next interval. */
@@ -34,12 +40,32 @@ SELECT id FROM "ApiKey" WHERE id = ANY($1::text[]) AND "revokedAt" IS NULL`;
 export function createCredentialWatch({ query, intervalMs = CHECK_INTERVAL_MS }: { query: Database['query']; intervalMs?: number }): CredentialWatch {
   /** The watchers of each credential (session or API key id). */
   const watched = new Map<string, Set<() => void>>();
+  /** The watchers opened with an access token: its credential and when the token expires (ms since the epoch). */
+  const expiries = new Map<() => void, { id: string; at: number }>();
   let timer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | undefined;
   let again = false;
 
+  function forget(id: string, end: () => void): void {
+    expiries.delete(end);
+    const set = watched.get(id);
+    set?.delete(end);
+    if (set && !set.size) watched.delete(id);
+  }
+
+  /** Ends the watchers whose access token has expired. */
+  function endExpired(): void {
+    const now = Date.now();
+    for (const [end, { id, at }] of expiries) {
+      if (at > now) continue;
+      forget(id, end);
+      end();
+    }
+  }
+
   async function check(): Promise<void> {
-    if (!watched.size) return;
+    endExpired();
+    if (!watched.size) return unschedule();
     const asked = [...watched.keys()];
     let live: Set<string>;
     try {
@@ -50,7 +76,10 @@ export function createCredentialWatch({ query, intervalMs = CHECK_INTERVAL_MS }:
     // Only those asked about: a credential watched since the query began is checked next time.
     for (const id of asked) {
       if (live.has(id)) continue;
-      for (const end of watched.get(id) ?? []) end();
+      for (const end of watched.get(id) ?? []) {
+        expiries.delete(end);
+        end();
+      }
       watched.delete(id);
     }
     unschedule();
@@ -89,13 +118,12 @@ export function createCredentialWatch({ query, intervalMs = CHECK_INTERVAL_MS }:
       const ends = watched.get(id) ?? new Set();
       ends.add(end);
       watched.set(id, ends);
+      if (caller.expiresAt !== undefined) expiries.set(end, { id, at: caller.expiresAt });
       schedule();
       return {
         revoked,
         release() {
-          const set = watched.get(id);
-          set?.delete(end);
-          if (set && !set.size) watched.delete(id);
+          forget(id, end);
           unschedule();
         },
       };

@@ -94,7 +94,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
   // revocation is checked against the database every time.
   const verifiedTokens = new LRUCache<string, { sub: string; sid: string; exp: number }>({ max: 10_000 });
 
-  async function verifyAccessToken(token: string): Promise<{ sub: string; sid: string } | null> {
+  async function verifyAccessToken(token: string): Promise<{ sub: string; sid: string; exp: number } | null> {
     const cached = verifiedTokens.get(token);
     if (cached) return cached.exp > Date.now() / 1000 ? cached : null;
     try {
@@ -373,7 +373,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
       if (m[1]!.startsWith(API_KEY_PREFIX)) return authenticateApiKey(m[1]!);
       const claims = await verifyAccessToken(m[1]!);
       if (!claims) return null;
-      const { sub, sid } = claims;
+      const { sub, sid, exp } = claims;
       // Runs on every authenticated request: one direct query for the session and its account.
       const [row] = await query<CallerAccount & { revokedAt: Date | null; lastUsedAt: Date | null }>(
         `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", s."revokedAt", s."lastUsedAt"
@@ -384,7 +384,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
       if (!row || row.revokedAt) return null;
       const { revokedAt: _revoked, lastUsedAt, ...user } = row;
       await touchSession(sid, lastUsedAt === null ? null : new Date(lastUsedAt));
-      return { userId: sub, role: user.role, tier: user.tier, sessionId: sid, user };
+      return { userId: sub, role: user.role, tier: user.tier, sessionId: sid, expiresAt: exp * 1000, user };
     },
 
     /** The caller's live sessions (not revoked, not expired), newest first; `current` is the caller's own. */
