@@ -150,29 +150,38 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
     return { userId: user.id, role: user.role, tier: user.tier, sessionId: keyId, user };
   }
 
-  async function signAccessToken(userId: string, sessionId: string): Promise<string> {
+  async function signAccessToken(userId: string, sessionId: string): Promise<{ token: string; exp: number }> {
     const iat = Math.floor(Date.now() / 1000);
     // jti: every token is distinct, even two issued for one session in the same second.
     const [signing] = await keys;
-    return new SignJWT({ sid: sessionId })
+    const exp = iat + config.accessTokenTtl;
+    const token = await new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: signing!.kid })
       .setJti(randomBytes(12).toString('base64url'))
       .setSubject(userId)
       .setIssuedAt(iat)
-      .setExpirationTime(iat + config.accessTokenTtl)
+      .setExpirationTime(exp)
       .sign(signing!.key);
+    return { token, exp };
   }
 
-  /** Issues a refresh token in `tx` for the session and an access token naming the session. */
+  /**
+   * Issues a refresh token in `tx` for the session and an access token naming the session. The
+   * session lives until both have expired: with ACCESS_TOKEN_TTL above REFRESH_TOKEN_TTL it used
+   * to end with the refresh token while its access token still worked, and then it was neither
+   * listed nor revocable (404), so nothing could end that token before its `exp`.
+   */
   async function issuePair(tx: Prisma.TransactionClient, userId: string, sessionId: string): Promise<TokenPair> {
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
-    const expiresAt = new Date(Date.now() + config.refreshTokenTtl * 1000);
+    const refreshExpiresAt = new Date(Date.now() + config.refreshTokenTtl * 1000);
     await tx.refreshToken.create({
-      data: { id: newId('rt'), sessionId, tokenHash: sha256(refreshToken), expiresAt },
+      data: { id: newId('rt'), sessionId, tokenHash: sha256(refreshToken), expiresAt: refreshExpiresAt },
     });
+    const access = await signAccessToken(userId, sessionId);
+    const expiresAt = new Date(Math.max(refreshExpiresAt.getTime(), access.exp * 1000));
     await tx.session.update({ where: { id: sessionId }, data: { expiresAt } });
     return {
-      token: await signAccessToken(userId, sessionId),
+      token: access.token,
       expiresIn: config.accessTokenTtl,
       refreshToken,
       refreshExpiresIn: config.refreshTokenTtl,
