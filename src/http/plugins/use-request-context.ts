@@ -46,11 +46,30 @@ export function useRequestContext({ contextFor, trustProxy, log }: RequestContex
       if (!record) return;
       const { ctx, path, method, started } = record;
       response.headers.set('x-request-id', ctx.requestId);
+      if (!response.headers.has('cache-control')) cacheable(response.headers);
       // The service's logger with the id as a field: the same line as the request's child logger
       // would write, without making one for every request.
       log.info({ reqId: ctx.requestId, method, path, status: response.status, ms: performance.now() - started }, 'request');
     },
   };
+}
+
+/**
+ * What a browser or a shared cache (a CDN, Varnish) may keep of a response that says nothing
+ * itself (the pages, SSE and /metrics do): a result with an ETag, a GraphQL GET whose result is
+ * the same for every caller, may be kept but is asked about each time (`no-cache`: a 304 while it
+ * is current), by its media type (`Vary: Accept`: JSON and multipart/mixed are two bodies); any
+ * other, nothing (`no-store`). Without a Cache-Control a shared cache may keep a response for a
+ * while of its own choosing (Varnish: 120 s), and one with the caller's data (`me`, over an
+ * `X-API-Key`, which such caches do not treat as a credential) would be served to other callers.
+ */
+function cacheable(headers: Headers): void {
+  if (headers.has('etag')) {
+    headers.set('cache-control', 'no-cache');
+    headers.append('vary', 'Accept');
+  } else {
+    headers.set('cache-control', 'no-store');
+  }
 }
 
 /**
