@@ -22,7 +22,7 @@ import { rarely, type Logger } from '../logger.js';
 import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
 import { requestRecordOf } from '../http/plugins/server-context.js';
-import { responseHeaders } from '../http/headers.js';
+import { responseHeaders, REVALIDATE_HEADERS } from '../http/headers.js';
 import { repeatedParameter } from '../http/plugins/use-input-encoding.js';
 import { forRequests } from './for-requests.js';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../redis-options.js';
@@ -329,7 +329,8 @@ export function useResponseCacheHits({ cache, path, persistedDocument }: { cache
     const body = JSON.stringify({ ...cached, extensions: Object.keys(extensions).length ? extensions : undefined });
     const headers: Record<string, string> = { ...http?.headers };
     if (headers.ETag) headers.ETag = entityTag(entryKey(headers.ETag), cached.data);
-    return { body, headers };
+    // Made once per entry here, not added to every response on its way out (useRequestContext).
+    return { body, headers: responseHeaders(headers, headers.ETag ? REVALIDATE_HEADERS : undefined) };
   };
   /**
    * If-None-Match: 304 only when a tag it lists is the current version of this request's own

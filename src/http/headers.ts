@@ -9,3 +9,10 @@
  */
 export const responseHeaders = (...sources: ReadonlyArray<Readonly<Record<string, string>> | undefined>): Record<string, string> =>
   Object.assign({}, ...sources);
+
+/**
+ * What a browser or a shared cache may do with a result that has an ETag (a GraphQL GET result the
+ * same for every caller): keep it, and ask each time (a 304 while it is current), by media type
+ * (JSON and multipart/mixed are two bodies). Any other response is `no-store` (useRequestContext).
+ */
+export const REVALIDATE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-cache', vary: 'Accept' };

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../../context.js';
 import type { Logger } from '../../logger.js';
+import { REVALIDATE_HEADERS } from '../headers.js';
 import { requestRecordOf, setRequestRecord, type NodeServerContext } from './server-context.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -64,12 +65,8 @@ export function useRequestContext({ contextFor, trustProxy, log }: RequestContex
  * `X-API-Key`, which such caches do not treat as a credential) would be served to other callers.
  */
 function cacheable(headers: Headers): void {
-  if (headers.has('etag')) {
-    headers.set('cache-control', 'no-cache');
-    headers.append('vary', 'Accept');
-  } else {
-    headers.set('cache-control', 'no-store');
-  }
+  if (!headers.has('etag')) return headers.set('cache-control', 'no-store');
+  for (const [name, value] of Object.entries(REVALIDATE_HEADERS)) headers.append(name, value);
 }
 
 /**
