@@ -176,19 +176,30 @@ export function createRelay({
     // deleting it (a deployment quiet for the whole retention) would restart them at 1, and live
     // subscribers, who skip what is not newer than what they have seen, would miss what follows.
     const newest = await newestPosition(db);
-    // So is the newest positioned event of each name: it is the `after` a client filtering by
-    // `types` holds when it has seen everything (the list's last item, the subscription's last
-    // event), however long ago that name last happened. Deleting it turned a poller or a
-    // reconnecting subscriber that had missed nothing into a 400 "unknown or expired event id" a
-    // week after the last event of its names, while newer events of other names kept coming.
-    const newestOfEach = await db.$queryRaw<{ position: bigint | null }[]>`
-      SELECT (SELECT max(e.position) FROM "Event" e WHERE e.type = t.name AND e.type <> 'analytics.hit') AS position
+    // An event past retention is deleted only once a later event of its name is past retention
+    // too. The event a client holds as its `after` when it has seen everything (the list's last
+    // item, the subscription's last event, filtering by `types` or not) is the newest of its name
+    // then; keeping only the newest of each name deleted it at the next housekeeping after one
+    // more event of that name committed, so the poller or reconnecting subscriber that had missed
+    // nothing but that fresh event got 400 / BAD_USER_INPUT "unknown or expired event id" and
+    // could not reach it. Now its cursor holds until the event after it is itself past retention,
+    // which a client reading at least once per retention period never lets happen. For each
+    // name, the boundary is an event of that name past retention (the newest by position for the
+    // rare names, through their (type, position) index; for page views the newest by time,
+    // through the createdAt index, which enters at the cutoff): only older events of that name go.
+    const cutoff = new Date(now - retentionDays * 86_400_000);
+    const boundaries = await db.$queryRaw<{ type: string; position: bigint | null }[]>`
+      SELECT t.name AS type,
+             (SELECT max(e.position) FROM "Event" e WHERE e.type = t.name AND e.type <> 'analytics.hit' AND e."createdAt" < ${cutoff}) AS position
         FROM unnest(${EVENT_TYPES.filter((t) => t !== 'analytics.hit')}::text[]) AS t(name)
       UNION ALL
-      SELECT (SELECT e.position FROM "Event" e WHERE e.type = 'analytics.hit' AND e.position IS NOT NULL ORDER BY e.position DESC LIMIT 1)`;
-    const kept = newestOfEach.flatMap((r) => (r.position === null ? [] : [r.position]));
+      SELECT 'analytics.hit',
+             (SELECT e.position FROM "Event" e WHERE e.type = 'analytics.hit' AND e."createdAt" < ${cutoff} AND e.position IS NOT NULL
+               ORDER BY e."createdAt" DESC, e.position DESC LIMIT 1)`;
+    const bounded = boundaries.flatMap((b) => (b.position === null ? [] : [{ type: b.type, position: { lt: b.position } }]));
+    if (bounded.length === 0) return;
     const { count } = await db.event.deleteMany({
-      where: { createdAt: { lt: new Date(now - retentionDays * 86_400_000) }, position: { lt: BigInt(newest), notIn: kept } },
+      where: { createdAt: { lt: cutoff }, position: { lt: BigInt(newest) }, OR: bounded },
     });
     if (count) log.info({ count }, 'events past retention deleted');
   }
