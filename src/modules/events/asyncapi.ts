@@ -1,7 +1,8 @@
 // The AsyncAPI 3.0 document of the events (GET /api/asyncapi.json): the two ways they leave the
 // service, webhooks (an HTTP POST to each subscriber's URL, signed per Standard Webhooks) and
 // Subscription.events (graphql-ws over WebSocket, or SSE, on /graphql), with one message per
-// event type whose payload is the catalogue's schema.
+// event type: on the webhook channel its payload is the catalogue's schema, on the events channel
+// the GraphQL result that carries it (subscriptionPayload).
 //
 // Payload schemas carry no `schemaFormat`: @asyncapi/parser (like the AsyncAPI 3.0 spec's required
 // formats) knows AsyncAPI Schema and JSON Schema draft-07, not 2020-12. The catalogue's schemas use
@@ -23,17 +24,64 @@ const webhookHeaders: JsonSchema = {
 };
 
 const ref = ($ref: string) => ({ $ref });
+
+/** The fields of `Event` the channel's documented selection asks for, beside the payload's. */
+const EVENT_FIELDS = ['id', 'event', 'timestamp', 'lessonId', 'userId', 'path'] as const;
+
+/**
+ * What a subscriber receives for one event: not the webhook body but a GraphQL execution result,
+ * `{data: {events: {...}}}`, whose `events` holds the event's `id` (its `webhook-id`) and the fields
+ * of its payload (the catalogue's schemas, as they are), and null for the fields of other event
+ * types. Written for the selection the channel's description gives
+ * (`{ id event timestamp lessonId userId path }`); a client that selects fewer gets fewer.
+ */
+export function subscriptionPayload(e: EventTypeEntry): JsonSchema {
+  const payload = asyncApiPayload(e.schema) as { properties: Record<string, JsonSchema>; required?: string[] };
+  const properties: Record<string, JsonSchema> = {
+    id: { ...WEBHOOK_HEADERS['webhook-id'].schema, description: 'The event id (`evt_…`): the `webhook-id` of its webhooks; pass it as `after` to resume' },
+  };
+  for (const field of EVENT_FIELDS) {
+    if (field === 'id') continue;
+    properties[field] = payload.properties[field] ?? { type: 'null', description: `Not a field of ${e.name}: null when selected` };
+  }
+  return {
+    type: 'object',
+    description: `A GraphQL result of Subscription.events carrying one ${e.name} event (one SSE \`next\` event, or the payload of a graphql-ws \`next\` message).`,
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        required: ['events'],
+        properties: {
+          events: {
+            type: 'object',
+            description: e.description,
+            required: [...EVENT_FIELDS],
+            properties,
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  };
+}
 /** A JSON pointer segment (RFC 6901): event names have no `/` or `~`, but say so once. */
 const segment = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export function asyncApiDocument(): JsonSchema {
-  const schemas = Object.fromEntries(WEBHOOK_CATALOG.map((e) => [e.name, asyncApiPayload(e.schema)]));
+  const schemas = {
+    ...Object.fromEntries(WEBHOOK_CATALOG.map((e) => [e.name, asyncApiPayload(e.schema)])),
+    ...Object.fromEntries(EVENT_CATALOG.map((e) => [`${e.name}.subscription`, subscriptionPayload(e)])),
+  };
   const message = (e: EventTypeEntry, webhook: boolean): JsonSchema => ({
     name: e.name,
     title: e.name,
     summary: e.description,
     contentType: 'application/json',
-    payload: ref(`#/components/schemas/${segment(e.name)}`),
+    // A webhook's body is the payload itself; a subscriber gets it inside a GraphQL result.
+    payload: ref(`#/components/schemas/${segment(webhook ? e.name : `${e.name}.subscription`)}`),
     ...(webhook
       ? {
           headers: webhookHeaders,
