@@ -1102,7 +1102,10 @@ export interface operations {
                         user: {
                             id: string;
                             name: string;
-                            /** @description YYYY-MM-DD (UTC) */
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD (UTC)
+                             */
                             joined: string;
                             email: string;
                             /** @enum {string} */
@@ -1378,7 +1381,10 @@ export interface operations {
                         items: {
                             /** @description `ses_…` */
                             id: string;
-                            /** @description ISO 8601 UTC: the login (or registration) that started it */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC: the login (or registration) that started it
+                             */
                             createdAt: string;
                             /** @description ISO 8601 UTC: when one of its tokens was last used, updated at most once a minute */
                             lastUsedAt: string | null;
@@ -1552,7 +1558,10 @@ export interface operations {
                     "application/json": {
                         id: string;
                         name: string;
-                        /** @description YYYY-MM-DD (UTC) */
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD (UTC)
+                         */
                         joined: string;
                         email: string;
                         /** @enum {string} */
@@ -1644,7 +1653,10 @@ export interface operations {
                     "application/json": {
                         id: string;
                         name: string;
-                        /** @description YYYY-MM-DD (UTC) */
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD (UTC)
+                         */
                         joined: string;
                         email: string;
                         /** @enum {string} */
@@ -1741,7 +1753,10 @@ export interface operations {
                     "application/json": {
                         id: string;
                         name: string;
-                        /** @description YYYY-MM-DD (UTC) */
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD (UTC)
+                         */
                         joined: string;
                     };
                 };
@@ -1834,11 +1849,17 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "PUBLISHED";
                         authorId: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
                         /** @description ISO 8601 UTC; null for a draft */
                         publishedAt: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         updatedAt: string;
                     } | {
                         items: {
@@ -1849,11 +1870,17 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "PUBLISHED";
                             authorId: string;
-                            /** @description ISO 8601 UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
                             createdAt: string;
                             /** @description ISO 8601 UTC; null for a draft */
                             publishedAt: string | null;
-                            /** @description ISO 8601 UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
                             updatedAt: string;
                         }[];
                         nextCursor: string | null;
@@ -1958,11 +1985,17 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "PUBLISHED";
                         authorId: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
                         /** @description ISO 8601 UTC; null for a draft */
                         publishedAt: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         updatedAt: string;
                     };
                 };
@@ -2067,11 +2100,17 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "PUBLISHED";
                         authorId: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
                         /** @description ISO 8601 UTC; null for a draft */
                         publishedAt: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         updatedAt: string;
                     };
                 };
@@ -2177,11 +2216,17 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "PUBLISHED";
                         authorId: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
                         /** @description ISO 8601 UTC; null for a draft */
                         publishedAt: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         updatedAt: string;
                     };
                 };
@@ -2282,7 +2327,10 @@ export interface operations {
                         slug: string;
                         title: string;
                         url: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         updatedAt: string;
                     }[];
                 };
@@ -2519,9 +2567,15 @@ export interface operations {
                             lastSuccessAt: string | null;
                             /** @description ISO 8601 UTC: the first failed attempt since the last success; null while healthy */
                             failingSince: string | null;
-                            /** @description ISO 8601 UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
                             createdAt: string;
-                            /** @description ISO 8601 UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
                             updatedAt: string;
                         }[];
                     };
@@ -2622,9 +2676,15 @@ export interface operations {
                         lastSuccessAt: string | null;
                         /** @description ISO 8601 UTC: the first failed attempt since the last success; null while healthy */
                         failingSince: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         updatedAt: string;
                         /** @description `whsec_…`: the Standard Webhooks signing secret. Shown only in this response */
                         secret: string;
@@ -2728,9 +2788,15 @@ export interface operations {
                         lastSuccessAt: string | null;
                         /** @description ISO 8601 UTC: the first failed attempt since the last success; null while healthy */
                         failingSince: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         updatedAt: string;
                     };
                 };
@@ -2930,9 +2996,15 @@ export interface operations {
                         lastSuccessAt: string | null;
                         /** @description ISO 8601 UTC: the first failed attempt since the last success; null while healthy */
                         failingSince: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         updatedAt: string;
                     };
                 };
@@ -3040,7 +3112,10 @@ export interface operations {
                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                         /** @description Oldest first */
                         attempts: {
-                            /** @description ISO 8601 UTC: when the attempt started */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC: when the attempt started
+                             */
                             at: string;
                             /** @description The receiver's HTTP status; null when no response came */
                             statusCode: number | null;
@@ -3050,7 +3125,10 @@ export interface operations {
                         }[];
                         /** @description ISO 8601 UTC; null once SUCCEEDED or FAILED */
                         nextAttemptAt: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
                     };
                 };
@@ -3155,7 +3233,10 @@ export interface operations {
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                             /** @description Oldest first */
                             attempts: {
-                                /** @description ISO 8601 UTC: when the attempt started */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC: when the attempt started
+                                 */
                                 at: string;
                                 /** @description The receiver's HTTP status; null when no response came */
                                 statusCode: number | null;
@@ -3165,7 +3246,10 @@ export interface operations {
                             }[];
                             /** @description ISO 8601 UTC; null once SUCCEEDED or FAILED */
                             nextAttemptAt: string | null;
-                            /** @description ISO 8601 UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
                             createdAt: string;
                         }[];
                         nextCursor: string | null;
@@ -3268,7 +3352,10 @@ export interface operations {
                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                         /** @description Oldest first */
                         attempts: {
-                            /** @description ISO 8601 UTC: when the attempt started */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC: when the attempt started
+                             */
                             at: string;
                             /** @description The receiver's HTTP status; null when no response came */
                             statusCode: number | null;
@@ -3278,7 +3365,10 @@ export interface operations {
                         }[];
                         /** @description ISO 8601 UTC; null once SUCCEEDED or FAILED */
                         nextAttemptAt: string | null;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
                     };
                 };
@@ -3569,7 +3659,10 @@ export interface operations {
                             name: string;
                             /** @description The first 8 characters after `lp_`, to tell keys apart */
                             prefix: string;
-                            /** @description ISO 8601 UTC */
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
                             createdAt: string;
                             /** @description ISO 8601 UTC, updated at most once a minute; null when never used */
                             lastUsedAt: string | null;
@@ -3662,7 +3755,10 @@ export interface operations {
                         name: string;
                         /** @description `lp_…`: the key itself, shown only in this response */
                         key: string;
-                        /** @description ISO 8601 UTC */
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
                         createdAt: string;
                     };
                 };

@@ -34,8 +34,8 @@ export const apiKeyView = z.object({
   id: z.string(),
   name: z.string(),
   prefix: z.string().describe('The first 8 characters after `lp_`, to tell keys apart'),
-  createdAt: z.string().describe('ISO 8601 UTC'),
-  lastUsedAt: z.string().nullable().describe('ISO 8601 UTC, updated at most once a minute; null when never used'),
+  createdAt: z.iso.datetime().describe('ISO 8601 UTC'),
+  lastUsedAt: z.iso.datetime().nullable().describe('ISO 8601 UTC, updated at most once a minute; null when never used'),
 });
 export type ApiKeyView = z.infer<typeof apiKeyView>;
 export const apiKeyList = z.object({ items: z.array(apiKeyView) });
@@ -43,7 +43,7 @@ export const createdApiKeyView = z.object({
   id: z.string(),
   name: z.string(),
   key: z.string().describe('`lp_…`: the key itself, shown only in this response'),
-  createdAt: z.string().describe('ISO 8601 UTC'),
+  createdAt: z.iso.datetime().describe('ISO 8601 UTC'),
 });
 export type CreatedApiKeyView = z.infer<typeof createdApiKeyView>;
 

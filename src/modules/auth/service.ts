@@ -24,8 +24,8 @@ export interface SessionOrigin {
 
 export const sessionView = z.object({
   id: z.string().describe('`ses_…`'),
-  createdAt: z.string().describe('ISO 8601 UTC: the login (or registration) that started it'),
-  lastUsedAt: z.string().nullable().describe('ISO 8601 UTC: when one of its tokens was last used, updated at most once a minute'),
+  createdAt: z.iso.datetime().describe('ISO 8601 UTC: the login (or registration) that started it'),
+  lastUsedAt: z.iso.datetime().nullable().describe('ISO 8601 UTC: when one of its tokens was last used, updated at most once a minute'),
   userAgent: z.string().nullable().describe('The User-Agent of the login that started it'),
   current: z.boolean().describe('Whether this is the session of the token making the request'),
 });

@@ -8,7 +8,7 @@ export const docView = z.object({
   slug: z.string(),
   title: z.string(),
   url: z.string(),
-  updatedAt: z.string().describe('ISO 8601 UTC'),
+  updatedAt: z.iso.datetime().describe('ISO 8601 UTC'),
 });
 export type DocView = z.infer<typeof docView>;
 /** Field by field, so that a column added to DocPage is not published by accident. */

@@ -26,9 +26,9 @@ export const lessonView = z.object({
   body: z.string(),
   status: z.enum(['DRAFT', 'PUBLISHED']),
   authorId: z.string(),
-  createdAt: z.string().describe('ISO 8601 UTC'),
-  publishedAt: z.string().nullable().describe('ISO 8601 UTC; null for a draft'),
-  updatedAt: z.string().describe('ISO 8601 UTC'),
+  createdAt: z.iso.datetime().describe('ISO 8601 UTC'),
+  publishedAt: z.iso.datetime().nullable().describe('ISO 8601 UTC; null for a draft'),
+  updatedAt: z.iso.datetime().describe('ISO 8601 UTC'),
 });
 export type LessonView = z.infer<typeof lessonView>;
 export const lessonPage = z.object({ items: z.array(lessonView), nextCursor: z.string().nullable() });

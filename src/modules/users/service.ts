@@ -13,7 +13,7 @@ export const updateMeInput = z.strictObject({ name: nameSchema });
 export const publicUserView = z.object({
   id: z.string(),
   name: z.string(),
-  joined: z.string().describe('YYYY-MM-DD (UTC)'),
+  joined: z.iso.date().describe('YYYY-MM-DD (UTC)'),
 });
 export const meView = publicUserView.extend({
   email: z.string(),

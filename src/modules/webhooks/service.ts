@@ -54,10 +54,10 @@ export const webhookView = z.object({
   description: z.string().nullable(),
   enabled: z.boolean(),
   disabledReason: z.string().nullable().describe('Why the endpoint is disabled (e.g. the receiver answered 410 Gone); null when enabled'),
-  lastSuccessAt: z.string().nullable().describe('ISO 8601 UTC: the last delivery the receiver answered with a 2xx; null if none yet'),
-  failingSince: z.string().nullable().describe('ISO 8601 UTC: the first failed attempt since the last success; null while healthy'),
-  createdAt: z.string().describe('ISO 8601 UTC'),
-  updatedAt: z.string().describe('ISO 8601 UTC'),
+  lastSuccessAt: z.iso.datetime().nullable().describe('ISO 8601 UTC: the last delivery the receiver answered with a 2xx; null if none yet'),
+  failingSince: z.iso.datetime().nullable().describe('ISO 8601 UTC: the first failed attempt since the last success; null while healthy'),
+  createdAt: z.iso.datetime().describe('ISO 8601 UTC'),
+  updatedAt: z.iso.datetime().describe('ISO 8601 UTC'),
 });
 export type WebhookView = z.infer<typeof webhookView>;
 export const createdWebhookView = webhookView.extend({
@@ -81,7 +81,7 @@ export const rotatedSecretView = z.object({
 export type RotatedSecretView = z.infer<typeof rotatedSecretView>;
 
 export const attemptView = z.object({
-  at: z.string().describe('ISO 8601 UTC: when the attempt started'),
+  at: z.iso.datetime().describe('ISO 8601 UTC: when the attempt started'),
   statusCode: z.number().int().nullable().describe("The receiver's HTTP status; null when no response came"),
   durationMs: z.number().int(),
   error: z.string().nullable().describe('What went wrong (timeout, connection refused, non-2xx); null on success'),
@@ -92,8 +92,8 @@ export const deliveryView = z.object({
   event: z.string(),
   status: z.enum(['PENDING', 'SUCCEEDED', 'FAILED']),
   attempts: z.array(attemptView).describe('Oldest first'),
-  nextAttemptAt: z.string().nullable().describe('ISO 8601 UTC; null once SUCCEEDED or FAILED'),
-  createdAt: z.string().describe('ISO 8601 UTC'),
+  nextAttemptAt: z.iso.datetime().nullable().describe('ISO 8601 UTC; null once SUCCEEDED or FAILED'),
+  createdAt: z.iso.datetime().describe('ISO 8601 UTC'),
 });
 export type DeliveryView = z.infer<typeof deliveryView>;
 export const deliveryPage = z.object({ items: z.array(deliveryView), nextCursor: z.string().nullable() });
