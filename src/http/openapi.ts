@@ -112,10 +112,12 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     // Beyond what the route declares, what the router itself answers: 400 for invalid input, on
     // every route since any query string is checked (a parameter named twice, NUL and the other
     // characters the input rule refuses, percent-encoding that is not UTF-8), whether or not the
-    // route reads one; 413 for an oversized body, 403 without a valid token; and 429/500/503 anywhere.
+    // route reads one; 413 for an oversized body on every method but GET, as the server reads (and
+    // limits) the body of any other request before routing it, whether or not the route reads one
+    // (src/server.ts); 403 without a valid token; and 429/500/503 anywhere.
     const implied = [
       400,
-      ...(route.body ? [413] : []),
+      ...(route.body || route.method !== 'GET' ? [413] : []),
       ...(route.auth || route.roles ? [403] : []),
     ];
     const errors = [...new Set([...route.errors, ...implied, 429, 500, 503])].sort((a, b) => a - b);
