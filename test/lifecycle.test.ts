@@ -4,7 +4,6 @@
 // during the first migration. Real processes and sockets; every child is killed in afterAll.
 import { spawn as spawnProcess, execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -12,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
+import { pausableProxy } from './support/proxy.js';
 import { startReceiver } from './support/receiver.js';
 import { createPgDatabase, PG_ADMIN_URL, startTestServer } from './support/server.js';
 import { sleep, waitFor } from './support/wait.js';
@@ -91,44 +91,6 @@ function isAlive(pid: number): boolean {
 }
 
 const stderrLines = (child: Child) => child.stderr().split('\n').filter(Boolean);
-
-/**
- * A TCP proxy in front of PostgreSQL that can stop forwarding: while paused it accepts connections
- * and reads nothing in either direction, as a proxy or a host that froze would.
- */
-async function pausableProxy(port: number): Promise<{ port: number; pause(): void; resume(): void; close(): Promise<void> }> {
-  let paused = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((downstream) => {
-    const upstream = connect(port, '127.0.0.1');
-    for (const [from, to] of [[downstream, upstream], [upstream, downstream]] as const) {
-      sockets.add(from);
-      from.on('data', (chunk) => to.write(chunk));
-      from.on('error', () => {});
-      from.on('close', () => {
-        sockets.delete(from);
-        to.destroy();
-      });
-      if (paused) from.pause();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    pause: () => {
-      paused = true;
-      for (const s of sockets) s.pause();
-    },
-    resume: () => {
-      paused = false;
-      for (const s of sockets) s.resume();
-    },
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 /** `url` with its port replaced. */
 function throughPort(url: string, port: number): string {

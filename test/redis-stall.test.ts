@@ -3,61 +3,25 @@
 // it does when Redis is gone (limits let requests through, the response cache misses), not hold
 // every request until Redis answers again. A write made meanwhile is never followed by its old
 // version once Redis answers again.
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
+import { pausableProxy, type PausableProxy } from './support/proxy.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const USER = 'query ($id: ID!) { user(id: $id) { id name } }';
 
-/** A TCP proxy in front of Redis that can stop forwarding: while paused it reads nothing in either direction. */
-async function pausableProxy(target: string): Promise<{ url: string; pause(): void; resume(): void; close(): Promise<void> }> {
-  const { hostname, port } = new URL(target);
-  let paused = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((downstream) => {
-    const upstream = connect(Number(port), hostname);
-    for (const [from, to] of [[downstream, upstream], [upstream, downstream]] as const) {
-      sockets.add(from);
-      from.on('data', (chunk) => to.write(chunk));
-      from.on('error', () => {});
-      from.on('close', () => {
-        sockets.delete(from);
-        to.destroy();
-      });
-      if (paused) from.pause();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(target);
-  url.hostname = '127.0.0.1';
-  url.port = String((server.address() as { port: number }).port);
-  return {
-    url: url.toString().replace(/\/$/, ''),
-    pause: () => {
-      paused = true;
-      for (const s of sockets) s.pause();
-    },
-    resume: () => {
-      paused = false;
-      for (const s of sockets) s.resume();
-    },
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-let proxy: Awaited<ReturnType<typeof pausableProxy>>;
+let proxy: PausableProxy;
 let server: TestServer;
 let api: Client;
 
 beforeAll(async () => {
-  proxy = await pausableProxy(TEST_REDIS_URL);
-  server = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: proxy.url } });
+  const redisUrl = new URL(TEST_REDIS_URL);
+  proxy = await pausableProxy(Number(redisUrl.port || 6379));
+  redisUrl.hostname = '127.0.0.1';
+  redisUrl.port = String(proxy.port);
+  server = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: redisUrl.toString() } });
   api = client(server.url);
 });
 afterAll(async () => {
