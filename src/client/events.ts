@@ -5,8 +5,9 @@
 // connects again with `after: <that id>`, and the server replays what was committed meanwhile
 // before going live, so the caller sees every event once, in order, across reconnects.
 // GraphQL errors (a bad `types` name, an expired `after`, a revoked key) end the stream with a
-// typed error: reconnecting would not fix them. `break`, `return()`, `close()` or the signal
-// close the connection.
+// typed error: reconnecting would not fix them. SUBSCRIBER_TOO_SLOW (the server let go of a
+// subscriber that fell too far behind) is the exception: it is a reconnect after the last event.
+// `break`, `return()`, `close()` or the signal close the connection.
 import { createClient, NetworkError, type ExecutionResult } from 'graphql-sse';
 import { EventsDocument } from './documents.js';
 import { graphQLError, LearningApiError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
@@ -31,6 +32,9 @@ export interface EventStreamOptions {
   /** Called when a connection is lost and another will be tried, with what ended it. */
   onDisconnected?: ((info: { error: unknown; attempt: number; delayMs: number }) => void) | undefined;
 }
+
+/** The server's `extensions.code` for a subscriber it ended for falling behind (see `refusal`). */
+const SUBSCRIBER_TOO_SLOW = 'SUBSCRIBER_TOO_SLOW';
 
 type Item = { kind: 'result'; result: ExecutionResult<{ events: LearningEvent }, unknown> } | { kind: 'end'; error?: unknown };
 
@@ -137,6 +141,8 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
           signal,
         );
         let ended: unknown;
+        /** The server ended the operation in a way a reconnect with `after` fixes (SUBSCRIBER_TOO_SLOW). */
+        let resumable = false;
         try {
           for (;;) {
             const item = await connection.next();
@@ -145,7 +151,18 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
               break;
             }
             const { data, errors } = item.result;
-            if (errors?.length) throw graphQLError(errors as unknown as GraphQLErrorItem[]);
+            if (errors?.length) {
+              const error = graphQLError(errors as unknown as GraphQLErrorItem[]);
+              // The server let go of a subscriber that fell too far behind (the caller read
+              // slowly, or the network did) and names the last event it sent: every event up to
+              // it has been handed out by now, so resuming after the last one loses nothing.
+              if (error.code !== SUBSCRIBER_TOO_SLOW) throw error;
+              const lastSent = (errors[0] as GraphQLErrorItem).extensions?.['lastEventId'];
+              if (this.lastEventId === undefined && typeof lastSent === 'string') this.lastEventId = lastSent;
+              ended = error;
+              resumable = true;
+              break;
+            }
             if (!data?.events) continue;
             this.lastEventId = data.events.id;
             yield data.events;
@@ -156,7 +173,7 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
         if (signal.aborted) return;
 
         // The connection ended without a GraphQL error: try again unless the refusal is final.
-        const refusal = await this.refusal(ended);
+        const refusal = resumable ? undefined : await this.refusal(ended);
         if (refusal) throw refusal;
         failures++;
         if (failures > maxAttempts) {
