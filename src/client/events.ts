@@ -89,7 +89,9 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
     this.lastEventId = options.after;
     const { signal } = options;
     if (signal?.aborted) this.controller.abort();
-    else signal?.addEventListener('abort', () => this.close(), { once: true });
+    // Removed again once the stream is over (the controller aborts then, however it ends): an
+    // application's long-lived signal must not keep every stream it ever opened alive.
+    else signal?.addEventListener('abort', () => this.close(), { once: true, signal: this.controller.signal });
     this.inner = this.run();
   }
 
