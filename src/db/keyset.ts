@@ -33,7 +33,11 @@ function decodeCursor(cursor: string, field: string): Keyed {
     if (Array.isArray(decoded) && decoded.length === 2) {
       const [at, id] = decoded as unknown[];
       const createdAt = new Date(typeof at === 'string' ? at : Number.NaN);
-      if (typeof id === 'string' && isId(id) && isStorable(createdAt.getTime()) && createdAt.toISOString() === at) return { createdAt, id };
+      // Re-encoded, it must be the cursor sent: base64url decoding forgives padding, `+`, `/` and
+      // stray characters, which encodeCursor never writes.
+      if (typeof id === 'string' && isId(id) && isStorable(createdAt.getTime()) && createdAt.toISOString() === at && encodeCursor({ createdAt, id }) === cursor) {
+        return { createdAt, id };
+      }
     }
   } catch {
     // fall through to the 400 below
