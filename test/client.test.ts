@@ -793,6 +793,12 @@ describe('LearningClient against the real server', () => {
       const expired = await rejection(ada.events({ after: 'evt_01JZZZZZZZZZZZZZZZZZZZZZZZ' }).next());
       expect(expired).toBeInstanceOf(ValidationError);
       expect(expired).toMatchObject({ code: 'BAD_USER_INPUT', status: 400, field: 'after' });
+
+      // An empty `after` (a last id stored as "") is refused as the list refuses it, not dropped:
+      // dropped, the stream went live and skipped everything committed since that client last ran.
+      const empty = await rejection(ada.events({ after: '' }).next());
+      expect(empty).toBeInstanceOf(ValidationError);
+      expect(empty).toMatchObject({ code: 'BAD_USER_INPUT', status: 400, field: 'after' });
     });
   });
 });

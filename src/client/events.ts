@@ -131,7 +131,7 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
     let connections = 0;
     try {
       while (!signal.aborted) {
-        const variables = { ...(options.types ? { types: options.types } : {}), ...(this.lastEventId ? { after: this.lastEventId } : {}) };
+        const variables = { ...(options.types ? { types: options.types } : {}), ...(this.lastEventId !== undefined ? { after: this.lastEventId } : {}) };
         const connection = openConnection(
           sse,
           variables,
