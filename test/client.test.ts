@@ -384,6 +384,8 @@ describe('LearningClient against the real server', () => {
       // The same events, unfiltered and in one page.
       const everything = await ada.listEvents({ limit: 1000 });
       expect(everything.items.filter((e) => e.event === 'analytics.hit')).toEqual(hits);
+      // No names is every event, as events({ types: [] }) streams every event (it was a 400).
+      expect((await ada.listEvents({ types: [], limit: 1000 })).items.slice(0, everything.items.length)).toEqual(everything.items);
       const first = await ada.listEvents({ types: ['analytics.hit'], limit: 1 });
       expect(first.items).toEqual(hits.slice(0, 1));
       expect(first.nextCursor).toBe(hits.length > 1 ? hits[0]!.id : null);

@@ -252,7 +252,8 @@ export class LearningClient {
    */
   listEvents(options: EventListOptions = {}, callOptions?: CallOptions): Promise<StoredEventPage> {
     const { types, after, since, limit } = options;
-    return this.transport.rest('GET', '/api/v1/events', { ...callOptions, query: { types: types?.join(','), after, since, limit } });
+    // No names is every event, as for events() and Query.events (`types=` with nothing is a 400).
+    return this.transport.rest('GET', '/api/v1/events', { ...callOptions, query: { types: types?.length ? types.join(',') : undefined, after, since, limit } });
   }
 
   /** Every stored event from `after` (or the oldest) on, fetching pages of `limit` as the loop goes. */
