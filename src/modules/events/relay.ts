@@ -25,7 +25,7 @@ import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { EventBus, PositionedEvent } from './bus.js';
 import { EVENT_TYPES, type EventPayload } from './outbox.js';
-import { newestPosition, storedEvents } from './stored.js';
+import { storedEvents } from './stored.js';
 
 /** A batch's fan-out: one delivery per (event, subscribed endpoint), with the event's name and payload. */
 const FAN_OUT_SQL = `
@@ -172,10 +172,6 @@ export function createRelay({
       where: { status: 'PENDING', nextAttemptAt: null, createdAt: { lt: new Date(now - STRANDED_AFTER_MS) } },
       data: { nextAttemptAt: new Date() },
     });
-    // The newest positioned event is always kept: positions continue from MAX(position), so
-    // deleting it (a deployment quiet for the whole retention) would restart them at 1, and live
-    // subscribers, who skip what is not newer than what they have seen, would miss what follows.
-    const newest = await newestPosition(db);
     // An event past retention is deleted only once a later event of its name is past retention
     // too. The event a client holds as its `after` when it has seen everything (the list's last
     // item, the subscription's last event, filtering by `types` or not) is the newest of its name
@@ -187,6 +183,10 @@ export function createRelay({
     // name, the boundary is an event of that name past retention (the newest by position for the
     // rare names, through their (type, position) index; for page views the newest by time,
     // through the createdAt index, which enters at the cutoff): only older events of that name go.
+    // So the newest positioned event is always kept, as it must be: positions continue from
+    // MAX(position), so deleting it (a deployment quiet for the whole retention) would restart them
+    // at 1, and live subscribers, who skip what is not newer than what they have seen, would miss
+    // what follows.
     const cutoff = new Date(now - retentionDays * 86_400_000);
     const boundaries = await db.$queryRaw<{ type: string; position: bigint | null }[]>`
       SELECT t.name AS type,
@@ -199,7 +199,7 @@ export function createRelay({
     const bounded = boundaries.flatMap((b) => (b.position === null ? [] : [{ type: b.type, position: { lt: b.position } }]));
     if (bounded.length === 0) return;
     const { count } = await db.event.deleteMany({
-      where: { createdAt: { lt: cutoff }, position: { lt: BigInt(newest) }, OR: bounded },
+      where: { createdAt: { lt: cutoff }, OR: bounded },
     });
     if (count) log.info({ count }, 'events past retention deleted');
   }
