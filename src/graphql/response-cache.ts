@@ -344,14 +344,8 @@ export function useResponseCacheHits({ cache, path, persistedDocument }: { cache
   const conditional = (request: Request, url: URL, ifNoneMatch: string, endResponse: (response: Response) => void, fetchAPI: { Response: typeof Response }) => {
     request.headers.delete('if-none-match');
     const document = documentOf(url, persistedDocument);
-    if (document === undefined || repeatedParameter(url) !== undefined) return; // no entry of its own: answered in full
-    let variables: unknown;
-    try {
-      variables = JSON.parse(url.searchParams.get('variables') ?? '{}');
-    } catch {
-      return; // Yoga answers the malformed request
-    }
-    const key = cacheKey(document, url.searchParams.get('operationName'), variables);
+    const key = document === undefined ? undefined : entryKeyOfGet(url, document);
+    if (key === undefined) return; // no entry of its own: answered in full
     return Promise.resolve(cache.get(key)).then((cached) => {
       if (!cached) return;
       const etag = entityTag(key, cached.data);
@@ -368,14 +362,9 @@ export function useResponseCacheHits({ cache, path, persistedDocument }: { cache
       const query = url.searchParams.get('query');
       if (!query || url.searchParams.has('extensions')) return;
       const type = CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
-      if (!type || repeatedParameter(url) !== undefined) return; // refused by the input checks
-      let variables: unknown;
-      try {
-        variables = JSON.parse(url.searchParams.get('variables') ?? '{}');
-      } catch {
-        return; // Yoga answers the malformed request
-      }
-      return Promise.resolve(cache.get(cacheKey(query, url.searchParams.get('operationName'), variables))).then((cached) => {
+      const key = type && entryKeyOfGet(url, query);
+      if (!key) return;
+      return Promise.resolve(cache.get(key)).then((cached) => {
         if (!cached) return;
         let response = rendered.get(cached);
         if (!response) rendered.set(cached, (response = render(cached)));
@@ -436,6 +425,20 @@ export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema
       },
     }),
   ];
+}
+
+/**
+ * The entry a GET of `document` reads: its key, or undefined when the request has none (a
+ * parameter named twice, refused by the input checks; variables that are not JSON, which Yoga
+ * answers).
+ */
+function entryKeyOfGet(url: URL, document: string): string | undefined {
+  if (repeatedParameter(url) !== undefined) return undefined;
+  try {
+    return cacheKey(document, url.searchParams.get('operationName'), JSON.parse(url.searchParams.get('variables') ?? '{}'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The document of a GET request: its `query`, or the persisted query its `extensions` name. */
