@@ -251,7 +251,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
         where: { email, at: { gt: since }, id: { lt: attempt.id } },
         orderBy: { id: 'desc' },
         take: LOGIN_MAX_FAILURES,
-        select: { id: true, at: true, pending: true },
+        select: { at: true },
       });
       if (before.length < LOGIN_MAX_FAILURES) return attempt.id;
       // An attempt pending for longer than any check takes was left by a process that stopped: a failure.
@@ -279,10 +279,12 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
     }
   }
 
-  /** A wrong password: the attempt stays as a failure (recorded anew if a right one cleared it meanwhile). */
-  async function keepAsFailure(email: string, attempt: bigint): Promise<void> {
-    const { count } = await db.loginFailure.updateMany({ where: { id: attempt }, data: { pending: false } });
-    if (count === 0) await db.loginFailure.create({ data: { email } });
+  /**
+   * A wrong password: the attempt stays, as a failure. (A right password clears only settled
+   * failures and its own attempt, so a pending one is still there to settle.)
+   */
+  async function keepAsFailure(attempt: bigint): Promise<void> {
+    await db.loginFailure.updateMany({ where: { id: attempt }, data: { pending: false } });
   }
 
   return {
@@ -295,7 +297,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
         if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
           // A wrong password (or an unknown e-mail): the recorded attempt stays, as the failure.
           wrongPassword = true;
-          await keepAsFailure(email, attempt);
+          await keepAsFailure(attempt);
           throw invalidCredentials();
         }
         return await db.$transaction(async (tx) => {
