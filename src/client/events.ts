@@ -8,10 +8,14 @@
 // typed error: reconnecting would not fix them. SUBSCRIBER_TOO_SLOW (the server let go of a
 // subscriber that fell too far behind) is the exception: it is a reconnect after the last event.
 // `break`, `return()`, `close()` or the signal close the connection.
+// The caller's pace reaches the server: the stream reads the SSE body only while fewer than
+// HIGH_WATER events wait to be handed out, so a caller that stops asking leaves the rest in the
+// server's bounded buffer (which ends it as too slow, and the stream resumes) instead of piling
+// them up in the caller's memory.
 import { createClient, NetworkError, type ExecutionResult } from 'graphql-sse';
 import { EventsDocument } from './documents.js';
 import { graphQLError, LearningApiError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
-import { sleep, type Transport } from './transport.js';
+import { sleep, type FetchLike, type Transport } from './transport.js';
 import type { EventType, LearningEvent } from './types.js';
 
 export interface EventStreamOptions {
@@ -36,6 +40,60 @@ export interface EventStreamOptions {
 /** The server's `extensions.code` for a subscriber it ended for falling behind (see `refusal`). */
 const SUBSCRIBER_TOO_SLOW = 'SUBSCRIBER_TOO_SLOW';
 
+/** Events waiting to be handed out before the stream stops reading the connection. */
+const HIGH_WATER = 100;
+
+/** Lets the SSE body be read, or holds its reading while the caller has HIGH_WATER events waiting. */
+class Valve {
+  private opened: Promise<void> = Promise.resolve();
+  private release: (() => void) | undefined;
+
+  hold(): void {
+    if (!this.release) this.opened = new Promise((resolve) => (this.release = resolve));
+  }
+
+  open(): void {
+    this.release?.();
+    this.release = undefined;
+  }
+
+  /** Resolves when reading may go on, or when the request is aborted (its read then fails). */
+  wait(signal: AbortSignal | null | undefined): Promise<void> {
+    if (!this.release || !signal) return this.opened;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const onAbort = () => resolve();
+      signal.addEventListener('abort', onAbort, { once: true });
+      void this.opened.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+}
+
+/** A fetch whose successful responses are read through the valve: one chunk per read, none while it holds. */
+function throughValve(fetchFn: FetchLike, valve: Valve): FetchLike {
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    if (!response.ok || !response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          await valve.wait(init?.signal);
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
 type Item = { kind: 'result'; result: ExecutionResult<{ events: LearningEvent }, unknown> } | { kind: 'end'; error?: unknown };
 
 /** One SSE connection as a pull queue; `next()` resolves with `end` when the connection ends or is closed. */
@@ -44,11 +102,13 @@ function openConnection(
   variables: { types?: EventType[]; after?: string },
   onConnected: () => void,
   signal: AbortSignal,
+  valve: Valve,
 ): { next(): Promise<Item>; close(): void } {
   const items: Item[] = [];
   let wake: (() => void) | undefined;
   const push = (item: Item) => {
     items.push(item);
+    if (items.length >= HIGH_WATER) valve.hold();
     wake?.();
   };
   const unsubscribe = sse.subscribe<{ events: LearningEvent }>(
@@ -66,11 +126,14 @@ function openConnection(
     async next() {
       while (!items.length) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
-      return items.shift()!;
+      const item = items.shift()!;
+      if (items.length < HIGH_WATER / 2) valve.open();
+      return item;
     },
     close() {
       signal.removeEventListener('abort', onAbort);
       unsubscribe();
+      valve.open();
     },
   };
 }
@@ -120,12 +183,13 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
     const maxAttempts = options.maxReconnectAttempts ?? Infinity;
     const firstDelay = options.reconnectDelayMs ?? 500;
     const maxDelay = options.maxReconnectDelayMs ?? 15_000;
+    const valve = new Valve();
     const sse = createClient({
       url: `${transport.baseUrl}/graphql`,
       singleConnection: false,
       retryAttempts: 0,
       headers: () => transport.headers(),
-      fetchFn: transport.fetch,
+      fetchFn: throughValve(transport.fetch, valve),
     });
     let failures = 0;
     let connections = 0;
@@ -141,6 +205,7 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
             options.onConnected?.({ reconnect, after: variables.after });
           },
           signal,
+          valve,
         );
         let ended: unknown;
         /** The server ended the operation in a way a reconnect with `after` fixes (SUBSCRIBER_TOO_SLOW). */
