@@ -17,7 +17,7 @@ import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
 import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
 import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
-import { useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
+import { cachedReads, useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
 import { useGraphQLMethods } from './graphql/use-graphql-methods.js';
@@ -121,7 +121,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // own cached result), are answered here (see useResponseCacheHits).
       useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH, persistedDocument: (hash) => persistedQueries.get(hash) }),
       useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
-      useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS }),
+      // Public reads that declare `cached` (GET /api/users/{id}) go through the response cache.
+      useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS, reads: cachedReads(responseCache.cache) }),
       // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).
       useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH, { reservationTtlMs: config.sseReservationTtlMs, log }),
       // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per

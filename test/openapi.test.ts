@@ -132,7 +132,8 @@ describe('GET /api/openapi.json', () => {
         expect(responses[code]!.content).toEqual({ 'application/json': { schema: ERROR_REF } });
       }
       const success = Object.keys(responses).map(Number).filter((s) => s < 400);
-      expect(success).toEqual([route.success.status]);
+      // A cached read also answers a conditional GET (If-None-Match) with 304.
+      expect(success).toEqual(route.cached ? [route.success.status, 304] : [route.success.status]);
       if (route.success.schema) expect(responses[route.success.status]!.content!['application/json']!.schema).toBeDefined();
     }
   });
@@ -157,7 +158,11 @@ describe('GET /api/openapi.json', () => {
 
   it('documents parameters and request bodies from the validation schemas', () => {
     const getUser = doc.paths['/api/users/{id}']!.get!;
-    expect(getUser.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) as object }]);
+    expect(getUser.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) as object },
+      // A cached read: its conditional GET.
+      { name: 'If-None-Match', in: 'header', required: false, description: expect.any(String) as string, schema: { type: 'string' } },
+    ]);
     const lessons = doc.paths['/api/v1/lessons']!.get!;
     expect(lessons.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
       ['id', 'query', false], ['limit', 'query', false], ['cursor', 'query', false],

@@ -32,7 +32,7 @@ export const RESPONSE_CACHE_TTL_MS = 60_000;
 /** Entries kept in process (least recently used go first). */
 const IN_MEMORY_ENTRIES = 1000;
 
-type Entity = { typename: string; id: string };
+export type Entity = { typename: string; id: string };
 
 /** The cached entities an event names: what its change may have made stale. */
 export function entitiesOf(event: EventPayload): Entity[] {
@@ -250,6 +250,44 @@ function generationalCache(store: GenerationalStore, log: Logger): Cache {
     invalidate: (entities) => store.invalidate(withIds(entities)),
   };
 }
+
+/** A REST answer read through the response cache: its JSON and the entity tag of that JSON. */
+export interface CachedJson {
+  body: string;
+  etag: string;
+}
+
+/**
+ * REST reads through the same cache as GraphQL's (the same entries' lifetime, invalidation by our
+ * events and generations): `read(key, load)` answers from the entry under `key`, or calls `load`
+ * and stores what it returns, tagged with the entities it names, unless a change committed since
+ * the lookup. A `load` that throws (a 404) stores nothing. The tag is a digest of the body: the
+ * same whether the answer came from the cache or the database, so If-None-Match is decided alike.
+ */
+export function cachedReads(cache: Cache) {
+  // Rendered once per entry: the in-process cache hands out the stored object itself.
+  const rendered = new WeakMap<object, CachedJson>();
+  const render = (data: unknown): CachedJson => {
+    const body = JSON.stringify(data);
+    return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+  };
+  return {
+    async read(key: string, load: () => Promise<{ data: unknown; entities: Entity[] }>): Promise<CachedJson> {
+      const read = readKey(createHash('sha256').update(key).digest('hex'));
+      const cached = await cache.get(read);
+      if (cached) {
+        let answer = rendered.get(cached);
+        if (!answer) rendered.set(cached, (answer = render(cached.data)));
+        return answer;
+      }
+      const { data, entities } = await load();
+      await cache.set(read, { data: data as ExecutionResult['data'] }, entities, RESPONSE_CACHE_TTL_MS);
+      return render(data);
+    },
+  };
+}
+
+export type CachedReads = ReturnType<typeof cachedReads>;
 
 /** `prefix` namespaces the Redis keys per deployment (like the rate-limit counters). */
 export function createResponseCache({ redisUrl, prefix, log }: { redisUrl?: string; prefix: string; log: Logger }): ResponseCache {

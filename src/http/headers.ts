@@ -16,3 +16,10 @@ export const responseHeaders = (...sources: ReadonlyArray<Readonly<Record<string
  * (JSON and multipart/mixed are two bodies). Any other response is `no-store` (useRequestContext).
  */
 export const REVALIDATE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-cache', vary: 'Accept' };
+
+/** If-None-Match names `etag`: `*`, or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2). */
+export function ifNoneMatchHolds(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

@@ -58,6 +58,7 @@ const headerComponents: Record<string, JsonSchema> = {
   'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When the next slot frees (unix seconds)', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  ETag: { description: 'The entity tag of this answer (a digest of its JSON); send it as If-None-Match to get a 304 while it is current', schema: { type: 'string' } },
 };
 
 function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
@@ -124,10 +125,12 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     const responses: Record<string, JsonSchema> = {
       [route.success.status]: {
         description: route.success.description,
-        headers: rateLimitHeaders,
+        headers: route.cached ? { ...rateLimitHeaders, ETag: { $ref: '#/components/headers/ETag' } } : rateLimitHeaders,
         ...(route.success.schema ? { content: { 'application/json': { schema: toSchema(route.success.schema, 'output') } } } : {}),
       },
     };
+    // A cached read's conditional GET (see RouteDefinition.cached).
+    if (route.cached) responses[304] = { description: 'Not modified: the If-None-Match named the current ETag', headers: { ...rateLimitHeaders, ETag: { $ref: '#/components/headers/ETag' } } };
     for (const code of errors) {
       responses[code] = {
         description: errorDescriptions[code] ?? 'Error',
@@ -141,7 +144,11 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
       ...(route.roles ? { description: `Only for ${route.roles.join(', ')} (403 \`Forbidden\` for other users).` } : {}),
       tags: [route.tag],
       ...(route.auth ? { security: [{ bearerAuth: [] }, { apiKeyHeader: [] }] } : { security: [] }),
-      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      parameters: [
+        ...parameters(route.params, 'path'),
+        ...parameters(route.query, 'query'),
+        ...(route.cached ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of an earlier answer: 304 while it is current', schema: { type: 'string' } }] : []),
+      ],
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
         : {}),

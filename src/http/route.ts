@@ -2,6 +2,7 @@
 // schemas, and the OpenAPI document is generated from the same schemas.
 import type { z } from 'zod';
 import type { Caller, RequestContext, Role } from '../context.js';
+import type { Entity } from '../graphql/response-cache.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -36,6 +37,12 @@ export interface RouteDefinition<
   body?: B;
   /** The success status and body schema (none for 202/204 without a body). */
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: R };
+  /**
+   * A public read (GET, no auth) answered through the response cache: the entities its answer
+   * shows, whose committed change invalidates it (src/graphql/response-cache.ts). Its responses
+   * carry an ETag, and If-None-Match with it answers 304.
+   */
+  cached?: (result: z.input<R>) => Entity[];
   /** Error codes this route may answer with, beyond the ones every route can (429, 500, 503). */
   errors: number[];
   handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.input<R> | void>;

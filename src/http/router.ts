@@ -3,7 +3,9 @@
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { forbidden, methodNotAllowed } from '../errors.js';
+import type { CachedReads } from '../graphql/response-cache.js';
 import { readJsonBody } from './body.js';
+import { ifNoneMatchHolds } from './headers.js';
 import type { Method, RouteDefinition } from './route.js';
 import { assertCleanInput, parseWith } from './validation.js';
 
@@ -19,8 +21,12 @@ export class Router {
   private readonly paths: CompiledPath[] = [];
   readonly routes: RouteDefinition[] = [];
 
+  /** `reads`: the response cache the routes that declare `cached` are read through (none: every read runs). */
+  constructor(private readonly reads?: CachedReads) {}
+
   add(...routes: RouteDefinition[]): this {
     for (const route of routes) {
+      if (route.cached && (route.method !== 'GET' || route.auth)) throw new Error(`${route.method} ${route.path}: only a public GET is cached`);
       let compiled = this.paths.find((p) => p.pattern.source === compile(route.path).pattern.source);
       if (!compiled) {
         compiled = { ...compile(route.path), routes: new Map() };
@@ -66,6 +72,17 @@ export class Router {
       ctx,
       caller,
     };
+    if (route.cached && this.reads) {
+      const { cached } = route;
+      // The entry of this read: the route and its parsed input (the same however the path was spelt).
+      const key = `${route.operationId}|${JSON.stringify(input.params)}|${JSON.stringify(input.query)}`;
+      const { body, etag } = await this.reads.read(key, async () => {
+        const data = await route.handler(input as never);
+        return { data, entities: cached(data) };
+      });
+      if (ifNoneMatchHolds(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: { etag } });
+      return new Response(method === 'HEAD' ? null : body, { status: route.success.status, headers: { 'content-type': 'application/json; charset=utf-8', etag } });
+    }
     const result = await route.handler(input as never);
     const status = route.success.status;
     if (status === 204 || result === undefined) return new Response(null, { status });

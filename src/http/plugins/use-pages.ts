@@ -16,6 +16,7 @@ import type { PageOptions } from '../../pages/layout.js';
 import { renderReference } from '../../pages/reference.js';
 import { CONSOLE_CSP, GRAPHIQL_CSP, LANDING_CSP, REFERENCE_CSP, pageSecurityHeaders } from '../../pages/security-headers.js';
 import { errorResponse } from '../errors.js';
+import { ifNoneMatchHolds } from '../headers.js';
 import { requestContextOf } from './server-context.js';
 
 export const LANDING_PATH = '/';
@@ -133,19 +134,12 @@ function respond({ file, cacheControl, csp, status = 200 }: Served, request: Req
     ...pageSecurityHeaders(csp),
   };
   if (file.gzipped) headers.vary = 'Accept-Encoding';
-  if (status === 200 && matches(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
+  if (status === 200 && ifNoneMatchHolds(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
   const gzip = file.gzipped && acceptsGzip(request.headers.get('accept-encoding'));
   if (gzip) headers['content-encoding'] = 'gzip';
   const body = gzip ? file.gzipped! : file.body;
   headers['content-length'] = String(body.byteLength);
   return new Response(request.method === 'HEAD' ? null : body, { status, headers });
-}
-
-/** If-None-Match: `*`, or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2). */
-function matches(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 function acceptsGzip(acceptEncoding: string | null): boolean {

@@ -3,13 +3,14 @@
 // input with their zod schemas and the OpenAPI document is generated from the same schemas.
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
+import type { CachedReads } from '../../graphql/response-cache.js';
 import { errorResponse } from '../errors.js';
 import { Router } from '../router.js';
 import type { RouteDefinition } from '../route.js';
 import { requestContextOf } from './server-context.js';
 
-export function useRestRoutes({ routes, graphqlPaths }: { routes: RouteDefinition[]; graphqlPaths: readonly string[] }): Plugin {
-  const router = new Router().add(...routes);
+export function useRestRoutes({ routes, graphqlPaths, reads }: { routes: RouteDefinition[]; graphqlPaths: readonly string[]; reads?: CachedReads }): Plugin {
+  const router = new Router(reads).add(...routes);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (graphqlPaths.includes(url.pathname)) return;

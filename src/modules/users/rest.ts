@@ -25,5 +25,7 @@ export const userRoutes = [
     success: { status: 200, description: 'Public data only', schema: publicUserView },
     errors: [404],
     handler: ({ params, ctx }) => ctx.services.users.publicUser({ id: params.id }),
+    // Public, the same for every caller: read through the response cache; user.updated drops it.
+    cached: (user) => [{ typename: 'User', id: user.id }],
   }),
 ];
