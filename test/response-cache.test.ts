@@ -1,7 +1,7 @@
 // The GraphQL response cache as a client sees it: GET query results carry an ETag and
 // If-None-Match answers 304; a change that commits is never followed by a stale read, on one
 // instance or on another one sharing the cache through Redis; what depends on the caller is never
-// served from the cache; POSTs are not cached; and a flood of distinct queries leaves nothing in
+// served from the cache; POSTs get no ETag (test/response-cache-post.test.ts: their caching); and a flood of distinct queries leaves nothing in
 // Redis that does not expire.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,7 +139,7 @@ describe('on one instance (in-process cache)', () => {
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
   });
 
-  it('does not cache POSTs, errors, or anything a stranger sends as If-None-Match', async () => {
+  it('gives no ETag to POSTs or errors, nor a 304 to anything a stranger sends as If-None-Match', async () => {
     const posted = await suite.api.graphql('{ docs { slug } }');
     expect(posted.status).toBe(200);
     expect(posted.headers.get('etag')).toBeNull();

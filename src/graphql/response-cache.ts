@@ -1,5 +1,6 @@
-// The response cache for GraphQL queries over GET (@graphql-yoga/plugin-response-cache): a cached
-// result carries an ETag, and `If-None-Match` answers 304. In-process without REDIS_URL; shared by
+// The response cache for GraphQL queries over GET and POST (@graphql-yoga/plugin-response-cache),
+// which REST's public reads use too (cachedReads): a cached GET result carries an ETag, and
+// `If-None-Match` answers 304. In-process without REDIS_URL; shared by
 // every instance through Redis with it.
 //
 // Only what is the same for every caller is cached: the cache is shared (no session), and every
@@ -13,7 +14,7 @@
 // event bus, which also clears an entry that a read begun before the commit stored afterwards.
 import { createHash } from 'node:crypto';
 import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
-import { isObjectType, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, isObjectType, OperationTypeNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
@@ -21,6 +22,7 @@ import { deploymentId } from '../deployment.js';
 import { rarely, type Logger } from '../logger.js';
 import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
+import { attachment } from '../http/plugins/attachment.js';
 import { requestRecordOf } from '../http/plugins/server-context.js';
 import { responseHeaders, REVALIDATE_HEADERS } from '../http/headers.js';
 import { repeatedParameter } from '../http/plugins/use-input-encoding.js';
@@ -394,7 +396,12 @@ export function useResponseCacheHits({ cache, path, persistedDocument }: { cache
   };
   return {
     onRequest({ request, url, endResponse, fetchAPI }) {
-      if (request.method !== 'GET' || url.pathname !== path) return;
+      if (url.pathname !== path) return;
+      // A POST is answered from the cache too, but never with a 304: a POST is not a conditional
+      // request (RFC 9110 13.1.2 applies If-None-Match to GET and HEAD), and Yoga's plugin would
+      // look the value up as a key of the whole cache.
+      if (request.method === 'POST') return void request.headers.delete('if-none-match');
+      if (request.method !== 'GET') return;
       const ifNoneMatch = request.headers.get('if-none-match');
       if (ifNoneMatch !== null) return conditional(request, url, ifNoneMatch, endResponse, fetchAPI);
       const query = url.searchParams.get('query');
@@ -423,16 +430,33 @@ const versionOf = (data: unknown) => createHash('sha256').update(JSON.stringify(
  */
 const entityTag = (key: string, data: unknown) => `"${key}.${versionOf(data)}"`;
 
-/** The plugins: GET queries on `path` are cached; nothing else is (hits are served by useResponseCacheHits). */
+/** An operation's context, once its document is known not to be a query. */
+const notAQuery = attachment<object, true>('not a query: never cached');
+
+/**
+ * The plugins: queries on `path`, over GET and POST, are cached; nothing else is (plain GET hits
+ * are served by useResponseCacheHits, POST hits by Yoga's plugin once the body is parsed). Only a
+ * GET's result carries an ETag: a POST is never answered 304, and a tag would only invite clients
+ * to send one in vain.
+ */
 export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema: GraphQLSchema; path: string }): Plugin[] {
   const uncached = [...callerDependentFields(schema), 'Query.pageViews'];
-  // Only GET queries on `path` reach either plugin (a WebSocket operation has no request): for any
-  // other request every hook of both is skipped (forRequests), where the plugin's own `enabled`
-  // option would still record each request in its WeakMaps first. In one process with 100
-  // requests in flight, GraphQL POST user(id) cost 296–318 µs a request that way, 265–285 gated.
-  const cached = (request: Request) => request.method === 'GET' && requestRecordOf(request)?.path === path;
+  // Only GET and POST queries on `path` reach either plugin (a WebSocket operation has no
+  // request): for any other request every hook of both is skipped (forRequests), where the
+  // plugin's own `enabled` option would still record each request in its WeakMaps first.
+  const cached = (request: Request) => (request.method === 'GET' || request.method === 'POST') && requestRecordOf(request)?.path === path;
   return [
+    // Only a query is cached. With invalidateViaMutation off, envelop's plugin stores a mutation's
+    // result like a query's (and serves it to the next identical mutation: a second refreshToken
+    // with the same token answered the first one's new tokens), and a subscription's events too:
+    // an operation that is not a query is marked here, before the plugin's onExecute asks `enabled`.
+    forRequests(cached, {
+      onExecute({ args }) {
+        if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.QUERY) notAQuery.set(args.contextValue as object, true);
+      },
+    }),
     forRequests(cached, useResponseCache({
+      enabled: (_request, context) => !notAQuery.get(context as object),
       // One cache for everyone: what depends on the caller is never stored (see above).
       session: () => null,
       cache,
@@ -451,13 +475,14 @@ export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema
       // later). An ETag that If-None-Match can never match would only make clients revalidate in
       // vain, and would be the same for two callers' `me`: only stored results keep theirs, as
       // the tag of their version (entityTag).
-      onResultProcess({ result, setResult }) {
+      onResultProcess({ request, result, setResult }) {
         if (Array.isArray(result) || Symbol.asyncIterator in result) return;
         const { responseCache: meta, ...extensions } = (result.extensions ?? {}) as { responseCache?: { hit?: boolean; didCache?: boolean }; http?: { headers?: Record<string, string> } };
         if (!meta) return;
         if (extensions.http?.headers?.ETag) {
           const { ETag: etag, 'Last-Modified': modified, ...headers } = extensions.http.headers;
-          extensions.http = { ...extensions.http, headers: meta.hit || meta.didCache ? { ...headers, ETag: entityTag(entryKey(etag), result.data), 'Last-Modified': modified! } : headers };
+          const tagged = request.method === 'GET' && (meta.hit || meta.didCache);
+          extensions.http = { ...extensions.http, headers: tagged ? { ...headers, ETag: entityTag(entryKey(etag), result.data), 'Last-Modified': modified! } : headers };
         }
         setResult({ ...result, extensions });
       },
