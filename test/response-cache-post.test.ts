@@ -56,6 +56,35 @@ describe('on one instance (in-process cache)', () => {
     }
   });
 
+  it('answers a cached POST exactly as Yoga does, and a body the checks refuse is refused even when its query is cached', async () => {
+    const { api } = suite;
+    const grace = await signIn(api, 'grace');
+    const body = { query: USER, variables: { id: grace.id } };
+    for (const accept of [undefined, 'application/json', 'application/graphql-response+json']) {
+      const headers = accept ? { accept } : undefined;
+      const [miss, hit] = [await api.post('/graphql', body, { headers }), await api.post('/graphql', body, { headers })];
+      expect(hit.status, accept).toBe(200);
+      expect(hit.text, accept).toBe(miss.text);
+      expect(hit.headers.get('content-type'), accept).toBe(miss.headers.get('content-type'));
+      expect(hit.headers.get('etag')).toBeNull();
+    }
+    const raw = (text: string, headers: Record<string, string> = {}) =>
+      fetch(`${suite.server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
+    const json = JSON.stringify(body);
+    // The same entry's request, spelt so that the checks refuse it.
+    const twice = await raw(`{"query": ${JSON.stringify(USER)}, "query": ${JSON.stringify(USER)}, "variables": ${JSON.stringify(body.variables)}}`);
+    expect(twice.status).toBe(400);
+    expect((await twice.json()).errors[0].message).toBe('The request body names the key "query" twice in one object.');
+    const badPersisted = await raw(JSON.stringify({ ...body, extensions: { persistedQuery: { version: 2 } } }));
+    expect(badPersisted.status).toBe(400);
+    const gzipped = await raw(json, { 'content-encoding': 'gzip' });
+    expect(gzipped.status).toBe(400);
+    const repeated = await fetch(`${suite.server.url}/graphql?a=1&a=2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
+    expect(repeated.status).toBe(400);
+    // And the plain request is still answered from the entry.
+    expect(await (await raw(json)).text()).toBe((await api.post('/graphql', body)).text);
+  });
+
   it('a mutation is never answered from the cache: the same mutation twice runs twice', async () => {
     const { api } = suite;
     const login = 'mutation { login(email: "alan@example.com", password: "turing-1912") { token refreshToken } }';

@@ -23,7 +23,8 @@ import { rarely, type Logger } from '../logger.js';
 import type { EventBus } from '../modules/events/bus.js';
 import type { EventPayload } from '../modules/events/outbox.js';
 import { attachment } from '../http/plugins/attachment.js';
-import { requestRecordOf } from '../http/plugins/server-context.js';
+import { requestRecordOf, type NodeServerContext } from '../http/plugins/server-context.js';
+import { duplicateKey } from '../http/body.js';
 import { responseHeaders, REVALIDATE_HEADERS } from '../http/headers.js';
 import { repeatedParameter } from '../http/plugins/use-input-encoding.js';
 import { forRequests } from './for-requests.js';
@@ -395,26 +396,33 @@ export function useResponseCacheHits({ cache, path, persistedDocument }: { cache
     });
   };
   return {
-    onRequest({ request, url, endResponse, fetchAPI }) {
+    onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       if (url.pathname !== path) return;
-      // A POST is answered from the cache too, but never with a 304: a POST is not a conditional
-      // request (RFC 9110 13.1.2 applies If-None-Match to GET and HEAD), and Yoga's plugin would
-      // look the value up as a key of the whole cache.
-      if (request.method === 'POST') return void request.headers.delete('if-none-match');
-      if (request.method !== 'GET') return;
-      const ifNoneMatch = request.headers.get('if-none-match');
-      if (ifNoneMatch !== null) return conditional(request, url, ifNoneMatch, endResponse, fetchAPI);
-      const query = url.searchParams.get('query');
-      if (!query || url.searchParams.has('extensions')) return;
-      const type = CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
-      const key = type && entryKeyOfGet(url, query);
-      if (!key) return;
+      let key: string | undefined;
+      if (request.method === 'POST') {
+        // A POST is answered from the cache too, but never with a 304: a POST is not a conditional
+        // request (RFC 9110 13.1.2 applies If-None-Match to GET and HEAD), and Yoga's plugin would
+        // look the value up as a key of the whole cache.
+        request.headers.delete('if-none-match');
+        key = entryKeyOfPost(request, url, serverContext as Partial<NodeServerContext>);
+      } else if (request.method === 'GET') {
+        const ifNoneMatch = request.headers.get('if-none-match');
+        if (ifNoneMatch !== null) return conditional(request, url, ifNoneMatch, endResponse, fetchAPI);
+        const query = url.searchParams.get('query');
+        if (!query || url.searchParams.has('extensions')) return;
+        key = entryKeyOfGet(url, query);
+      }
+      const type = key && CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
+      if (!key || !type) return;
+      const tagged = request.method === 'GET';
       return Promise.resolve(cache.get(key)).then((cached) => {
         if (!cached) return;
         let response = rendered.get(cached);
         if (!response) rendered.set(cached, (response = render(cached)));
-        // A new headers object each time: the response's headers are written into it.
-        endResponse(new fetchAPI.Response(response.body, { headers: responseHeaders(response.headers, { 'content-type': `${type}; charset=utf-8` }) }));
+        const contentType = { 'content-type': `${type}; charset=utf-8` };
+        // A new headers object each time: the response's headers are written into it. A POST's
+        // without the tag (see above).
+        endResponse(new fetchAPI.Response(response.body, { headers: tagged ? responseHeaders(response.headers, contentType) : contentType }));
       });
     },
   };
@@ -503,6 +511,35 @@ function entryKeyOfGet(url: URL, document: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The entry a POST reads, when it is a plain one whose answer needs nothing but its entry: a JSON
+ * body as the node server read it (src/server.ts), of `query` and at most `variables` and
+ * `operationName`, with no key named twice, no query string and no content coding. Anything else
+ * (a persisted query, a batch, a body the input checks refuse) takes Yoga's way, where a hit is
+ * served too, once the body is parsed.
+ */
+function entryKeyOfPost(request: Request, url: URL, serverContext: Partial<NodeServerContext>): string | undefined {
+  const node = serverContext.req as { body?: unknown; bodyNotUtf8?: boolean } | undefined;
+  const body = node?.body;
+  if (typeof body !== 'string' || node!.bodyNotUtf8 || url.search || request.headers.has('content-encoding')) return undefined;
+  if (!PLAIN_JSON.test(request.headers.get('content-type') ?? '')) return undefined;
+  let params: unknown;
+  try {
+    params = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return undefined;
+  const { query, variables, operationName, ...rest } = params as Record<string, unknown>;
+  if (typeof query !== 'string' || !query || Object.keys(rest).length) return undefined;
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  if (duplicateKey(body) !== undefined) return undefined;
+  return cacheKey(query, operationName as string | null | undefined, variables);
+}
+/** `application/json`, with parameters (a charset) or none. */
+const PLAIN_JSON = /^application\/json\s*(?:;|$)/i;
 
 /** The document of a GET request: its `query`, or the persisted query its `extensions` name. */
 function documentOf(url: URL, persistedDocument?: (sha256Hash: string) => string | undefined): string | undefined {
