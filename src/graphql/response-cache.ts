@@ -334,9 +334,19 @@ function callerDependentFields(schema: GraphQLSchema): string[] {
 }
 
 /** The key of a GET query's entry: its document, operation name and variables. */
-function cacheKey(documentString: string, operationName: string | null | undefined, variables: unknown): string {
-  return createHash('sha256').update(`${documentString}|${operationName ?? ''}|${JSON.stringify(variables ?? {})}`).digest('hex');
+function cacheKey(documentString: string, operationName: string | null | undefined, variables: unknown): string | undefined {
+  let json: string;
+  try {
+    json = JSON.stringify(variables ?? {});
+  } catch {
+    // Nested too deeply to write (a RangeError): the input checks refuse such variables anyway.
+    return undefined;
+  }
+  return createHash('sha256').update(`${documentString}|${operationName ?? ''}|${json}`).digest('hex');
 }
+
+/** The key of a read that has no entry (cacheKey had none): without a read number, nothing is stored under it (generationalCache). */
+const NO_ENTRY = 'none';
 
 /**
  * The Accept values a cached result is answered to here, with the content type Yoga's result
@@ -472,7 +482,10 @@ export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema
       ttlPerSchemaCoordinate: Object.fromEntries(uncached.map((coordinate) => [coordinate, 0])),
       // Yoga's plugin would hash with WebCrypto (async, and a DOMException per call): a
       // synchronous node:crypto hash.
-      buildResponseCacheKey: ({ documentString, variableValues, operationName }) => readKey(cacheKey(documentString, operationName, variableValues)),
+      buildResponseCacheKey: ({ documentString, variableValues, operationName }) => {
+        const key = cacheKey(documentString, operationName, variableValues);
+        return key === undefined ? NO_ENTRY : readKey(key);
+      },
       // Invalidation comes from our events (above), not from what a mutation happens to return.
       invalidateViaMutation: false,
       // Read (and removed) below.
