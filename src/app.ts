@@ -128,16 +128,18 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per
       // instance (a miss costs a client one resend of the document, never an error it sees).
       useAPQ({ store: persistedQueries }),
+      // The checks that refuse an operation as it is about to run come before the response cache,
+      // whose plugin wraps the execution (and warned on the console each time a later plugin
+      // refused one instead), and before the operation limits (a refused operation is not counted).
+      useNoNul(),
+      useQueryCost(),
       ...useCachedQueries({ cache: responseCache.cache, schema, path: GRAPHQL_PATH }),
       useDeferStream(),
       useBadRequestStatus(),
-      useNoNul(),
       useSharedSubscriptions(),
       useSubscriptionSSE([GRAPHQL_PATH]),
       maxDepthPlugin(MAX_DEPTH),
       maxAliasesPlugin(MAX_ALIASES),
-      // Before the operation limits: a refused operation is not counted.
-      useQueryCost(),
       ...useOperationLimits({ config, limits: services.limits, log }),
       ...plugins,
     ],
