@@ -137,12 +137,13 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
 
   /** The caller an API key (`lp_…`) acts for: its owner. null when unknown or revoked. */
   async function authenticateApiKey(key: string): Promise<Caller | null> {
-    // One direct query for the key and its owner's account.
+    // One direct query for the key and its owner's account, prepared (Database.query).
     const [row] = await query<CallerAccount & { keyId: string; lastUsedAt: Date | null }>(
       `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", k.id AS "keyId", k."lastUsedAt"
          FROM "ApiKey" k JOIN "User" u ON u.id = k."userId"
         WHERE k."keyHash" = $1 AND k."revokedAt" IS NULL`,
       [hashApiKey(key)],
+      'api_key_caller',
     );
     if (!row) return null;
     const { keyId, lastUsedAt, ...user } = row;
@@ -385,12 +386,14 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
       const claims = await verifyAccessToken(m[1]!);
       if (!claims) return null;
       const { sub, sid, exp } = claims;
-      // Runs on every authenticated request: one direct query for the session and its account.
+      // Runs on every authenticated request: one direct query for the session and its account,
+      // prepared (Database.query).
       const [row] = await query<CallerAccount & { revokedAt: Date | null; lastUsedAt: Date | null }>(
         `SELECT u.id, u.name, u.email, u.role, u.tier, u."createdAt", s."revokedAt", s."lastUsedAt"
            FROM "Session" s JOIN "User" u ON u.id = s."userId"
           WHERE s.id = $1 AND s."userId" = $2`,
         [sid, sub],
+        'session_caller',
       );
       if (!row || row.revokedAt) return null;
       const { revokedAt: _revoked, lastUsedAt, ...user } = row;

@@ -65,10 +65,11 @@ export function createUserService({ db, query, onCommitted }: { db: Db; query: D
 
     /** Public data only: id, name, joined. */
     async publicUser({ id }: { id: string }): Promise<PublicUserView> {
-      // A hot public read: direct SQL (see Database.query).
+      // A hot public read (when the response cache misses): direct SQL, prepared (see Database.query).
       const [user] = await query<Pick<User, 'id' | 'name' | 'createdAt'>>(
         'SELECT id, name, "createdAt" FROM "User" WHERE id = $1',
         [lookupId('User', id)],
+        'public_user',
       );
       if (!user) throw notFound(`User ${id}`);
       return toPublicUser(user);
