@@ -9,7 +9,7 @@ import { responseCachePrefix } from '../src/graphql/response-cache.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
-import { serverForSuite, startTestServer, type TestServer } from './support/server.js';
+import { instancesForSuite, serverForSuite } from './support/server.js';
 
 const USER = 'query ($id: ID!) { user(id: $id) { id name joined } }';
 
@@ -118,30 +118,22 @@ describe('on one instance (in-process cache)', () => {
 });
 
 describe('on two instances sharing PostgreSQL and Redis', () => {
-  let a: TestServer;
-  let b: TestServer;
+  const instances = instancesForSuite({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } });
   let redis: Redis;
-
-  beforeAll(async () => {
-    a = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } });
-    b = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL }, reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });
+  beforeAll(() => {
     redis = new Redis(TEST_REDIS_URL);
   });
-  afterAll(async () => {
-    redis?.disconnect();
-    await b?.stop();
-    await a?.stop();
-  });
+  afterAll(() => redis?.disconnect());
 
   it('a POST on B is stored for every instance; rename on A, POST on B: the new name at once, also with reads racing each rename', async () => {
-    const onA = client(a.url);
-    const onB = client(b.url);
+    const onA = client(instances.a.url);
+    const onB = client(instances.b.url);
     const alan = await signIn(onA, 'alan');
     const query = `query PostCache${Date.now()} ($id: ID!) { user(id: $id) { id name } }`;
     expect((await onB.graphql(query, { id: alan.id })).body.data.user.name).toBe(alan.name);
     // Stored in the shared cache, under the key of its document, operation name and variables.
     const key = createHash('sha256').update(`${query}||${JSON.stringify({ id: alan.id })}`).digest('hex');
-    expect(await redis.exists(`${responseCachePrefix(a.databaseUrl!)}r:${key}`)).toBe(1);
+    expect(await redis.exists(`${responseCachePrefix(instances.a.databaseUrl!)}r:${key}`)).toBe(1);
 
     for (let round = 0; round < 20; round++) {
       const name = `Alan ${round} ${Date.now()}`;

@@ -9,7 +9,7 @@ import { responseCachePrefix } from '../src/graphql/response-cache.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
-import { serverForSuite, startTestServer, type TestServer } from './support/server.js';
+import { instancesForSuite, serverForSuite } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
 const USER = 'query ($id: ID!) { user(id: $id) { id name joined } }';
@@ -159,24 +159,16 @@ describe('on one instance (in-process cache)', () => {
 });
 
 describe('on two instances sharing PostgreSQL and Redis', () => {
-  let a: TestServer;
-  let b: TestServer;
+  const instances = instancesForSuite({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } });
   let redis: Redis;
-
-  beforeAll(async () => {
-    a = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } });
-    b = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL }, reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });
+  beforeAll(() => {
     redis = new Redis(TEST_REDIS_URL);
   });
-  afterAll(async () => {
-    redis?.disconnect();
-    await b?.stop();
-    await a?.stop();
-  });
+  afterAll(() => redis?.disconnect());
 
   it('read on B, rename on A, read on B: the new name at once; both instances answer from one cache', async () => {
-    const onA = client(a.url);
-    const onB = client(b.url);
+    const onA = client(instances.a.url);
+    const onB = client(instances.b.url);
     const grace = await signIn(onA, 'grace@example.com', 'hopper-1906');
     const url = getUrl(USER, { id: grace.id });
     const first = await onB.get(url);
@@ -199,13 +191,13 @@ describe('on two instances sharing PostgreSQL and Redis', () => {
   });
 
   it('a flood of distinct queries leaves only keys that expire', async () => {
-    const onB = client(b.url);
+    const onB = client(instances.b.url);
     const grace = await signIn(onB, 'grace@example.com', 'hopper-1906');
     for (let i = 0; i < 150; i++) {
       const reply = await onB.get(getUrl(`query Flood${i} { user(id: "${grace.id}") { id name } }`));
       expect(reply.status).toBe(200);
     }
-    const prefix = responseCachePrefix(a.databaseUrl!);
+    const prefix = responseCachePrefix(instances.a.databaseUrl!);
     const keys = await redis.keys(`${prefix}*`);
     expect(keys.length).toBeGreaterThan(150);
     const ttls = await Promise.all(keys.map((key) => redis.pttl(key)));

@@ -1,11 +1,11 @@
 // GET /api/users/{id} read through the response cache, as a REST client sees it: an ETag on every
 // answer, If-None-Match answering 304, and never the old name once a rename has answered, on one
 // instance or on another sharing the cache through Redis.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
-import { serverForSuite, startTestServer, type TestServer } from './support/server.js';
+import { instancesForSuite, serverForSuite } from './support/server.js';
 
 const ETAG = /^"[\w-]{22}"$/;
 
@@ -93,21 +93,11 @@ describe('on one instance (in-process cache)', () => {
 });
 
 describe('on two instances sharing PostgreSQL and Redis', () => {
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    a = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } });
-    b = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL }, reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+  const instances = instancesForSuite({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } });
 
   it('read on B, rename on A, read on B: the new name at once, also with reads racing each rename', async () => {
-    const onA = client(a.url);
-    const onB = client(b.url);
+    const onA = client(instances.a.url);
+    const onB = client(instances.b.url);
     const alan = await signIn(onA, 'alan');
     const path = `/api/users/${alan.id}`;
     const first = await onB.get(path);

@@ -161,6 +161,23 @@ export async function sql<T extends pg.QueryResultRow>(server: TestServer, text:
  * A server for the enclosing `describe` (or file): started before its tests, stopped after them.
  * Read `.server` and `.api` inside the tests.
  */
+/**
+ * Two instances sharing one database (and what `options` gives both, e.g. REDIS_URL), started
+ * before the suite's tests and stopped after them.
+ */
+export function instancesForSuite(options: TestServerOptions = {}): { a: TestServer; b: TestServer } {
+  const suite = {} as { a: TestServer; b: TestServer };
+  beforeAll(async () => {
+    suite.a = await startTestServer(options);
+    suite.b = await startTestServer({ ...options, reuse: { dataDir: suite.a.config.dataDir, databaseUrl: suite.a.databaseUrl } });
+  });
+  afterAll(async () => {
+    await suite.b?.stop();
+    await suite.a?.stop();
+  });
+  return suite;
+}
+
 export function serverForSuite(options: TestServerOptions = {}): { server: TestServer; api: Client } {
   const suite = {} as { server: TestServer; api: Client };
   beforeAll(async () => {
