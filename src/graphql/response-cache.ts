@@ -405,6 +405,9 @@ export function useResponseCacheHits({ cache, path, persistedDocument }: { cache
       endResponse(new fetchAPI.Response(null, { status: 304, headers: responseHeaders({ ETag: etag }, modified ? { 'Last-Modified': modified } : undefined) }));
     });
   };
+  // The entry key of a plain GET by its query string, which alone makes it: a hit parses no
+  // parameters and hashes nothing (bounded by the strings' total length).
+  const keysOfGets = new LRUCache<string, string>({ maxSize: 4_000_000, sizeCalculation: (entryKey, search) => search.length + entryKey.length });
   return {
     onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       if (url.pathname !== path) return;
@@ -418,9 +421,13 @@ export function useResponseCacheHits({ cache, path, persistedDocument }: { cache
       } else if (request.method === 'GET') {
         const ifNoneMatch = request.headers.get('if-none-match');
         if (ifNoneMatch !== null) return conditional(request, url, ifNoneMatch, endResponse, fetchAPI);
-        const query = url.searchParams.get('query');
-        if (!query || url.searchParams.has('extensions')) return;
-        key = entryKeyOfGet(url, query);
+        key = keysOfGets.get(url.search);
+        if (key === undefined) {
+          const query = url.searchParams.get('query');
+          if (!query || url.searchParams.has('extensions')) return;
+          key = entryKeyOfGet(url, query);
+          if (key !== undefined) keysOfGets.set(url.search, key);
+        }
       }
       const type = key && CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
       if (!key || !type) return;
