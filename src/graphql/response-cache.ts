@@ -25,7 +25,7 @@ import type { EventPayload } from '../modules/events/outbox.js';
 import { attachment } from '../http/plugins/attachment.js';
 import { requestRecordOf, type NodeServerContext } from '../http/plugins/server-context.js';
 import { duplicateKey } from '../http/body.js';
-import { responseHeaders, REVALIDATE_HEADERS } from '../http/headers.js';
+import { listedTags, responseHeaders, REVALIDATE_HEADERS } from '../http/headers.js';
 import { repeatedParameter } from '../http/plugins/use-input-encoding.js';
 import { forRequests } from './for-requests.js';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../redis-options.js';
@@ -284,8 +284,12 @@ export function cachedReads(cache: Cache) {
         return answer;
       }
       const { data, entities } = await load();
-      await cache.set(read, { data: data as ExecutionResult['data'] }, entities, RESPONSE_CACHE_TTL_MS);
-      return render(data);
+      // The entry the in-process cache will hand out, rendered now: its first hit renders nothing.
+      const entry: ExecutionResult = { data: data as ExecutionResult['data'] };
+      const answer = render(data);
+      rendered.set(entry, answer);
+      await cache.set(read, entry, entities, RESPONSE_CACHE_TTL_MS);
+      return answer;
     },
   };
 }
@@ -573,5 +577,3 @@ function documentOf(url: URL, persistedDocument?: (sha256Hash: string) => string
   }
 }
 
-/** The entity tags an If-None-Match lists, without their weak prefix (a weak comparison, RFC 9110 13.1.2). */
-const listedTags = (header: string): string[] => header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));

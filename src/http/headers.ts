@@ -17,9 +17,11 @@ export const responseHeaders = (...sources: ReadonlyArray<Readonly<Record<string
  */
 export const REVALIDATE_HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-cache', vary: 'Accept' };
 
-/** If-None-Match names `etag`: `*`, or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2). */
+/** The entity tags an If-None-Match lists, without their weak prefix (a weak comparison, RFC 9110 13.1.2). */
+export const listedTags = (header: string): string[] => header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+
+/** If-None-Match names `etag`: `*`, or a list of entity tags, weak ones compared weakly. */
 export function ifNoneMatchHolds(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  return ifNoneMatch.trim() === '*' || listedTags(ifNoneMatch).includes(etag);
 }
