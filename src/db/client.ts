@@ -1,6 +1,7 @@
 // Opens the database: a real PostgreSQL server when DATABASE_URL is set, otherwise embedded
 // PostgreSQL (PGlite) persisted in DATA_DIR. Both go through a Prisma driver adapter, so the
 // same client, schema and migrations serve both.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
@@ -29,13 +30,13 @@ export interface Database {
   /**
    * Runs one parameterised statement straight on the driver (pg pool or PGlite), bypassing
    * Prisma's query builder. Only for the hottest reads: Prisma costs ~4x plain pg per lookup.
-   * `prepared`, a name for the statement (one name, one text): on PostgreSQL it is prepared once
-   * per connection and then only executed, which spares the server parsing and planning it on
-   * every call (for the session check, measured on a 2-core machine: PostgreSQL's CPU a query
-   * 180-200 us unnamed, 72 us prepared). For the statements every request runs, whose plan does
-   * not depend on their parameters (lookups by key).
+   * `{prepare: true}`: on PostgreSQL the statement is prepared once per connection (named after
+   * its text) and then only executed, which spares the server parsing and planning it on every
+   * call (for the session check, measured on a 2-core machine: PostgreSQL's CPU a query 180-200 us
+   * unnamed, 72 us prepared). For the statements every request runs, whose plan does not depend on
+   * their parameters (lookups by key), and whose text is a constant.
    */
-  query<T>(text: string, params: unknown[], prepared?: string): Promise<T[]>;
+  query<T>(text: string, params: unknown[], options?: { prepare?: boolean }): Promise<T[]>;
   /**
    * Resolves when the database answers a query. PostgreSQL: on a connection of its own (a busy
    * pool does not make the database look down), and rejects when no answer came within
@@ -50,6 +51,14 @@ export interface Database {
    */
   listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** A prepared statement's name, made from its text: one text, one name, on every connection. */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) statementNames.set(text, (name = `ls_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
+  return name;
 }
 
 /** LISTEN's reconnection delays (PostgreSQL): from the first, doubling up to the last. */
@@ -285,9 +294,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const migrationAdapter = new PrismaPg(migrationPool);
     const prisma = new PrismaClient({ adapter: adapterFactory, log: log ? [...log] : undefined, transactionOptions: TRANSACTION_OPTIONS });
     if (options.onQuery) prisma.$on('query' as never, (e: { query: string }) => options.onQuery!(e.query));
-    const query = async <T>(text: string, params: unknown[], prepared?: string) => {
+    const query = async <T>(text: string, params: unknown[], { prepare = false } = {}) => {
       options.onQuery?.(text);
-      return (await pool.query(prepared ? { name: prepared, text, values: params } : { text, values: params })).rows as T[];
+      return (await pool.query(prepare ? { name: statementName(text), text, values: params } : { text, values: params })).rows as T[];
     };
     // migrationsPending takes any failure for "no history yet": a database that cannot be reached
     // must fail the start here, saying so, not send a migration child to fail the same way.

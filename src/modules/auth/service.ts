@@ -143,7 +143,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
          FROM "ApiKey" k JOIN "User" u ON u.id = k."userId"
         WHERE k."keyHash" = $1 AND k."revokedAt" IS NULL`,
       [hashApiKey(key)],
-      'api_key_caller',
+      { prepare: true },
     );
     if (!row) return null;
     const { keyId, lastUsedAt, ...user } = row;
@@ -393,7 +393,7 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
            FROM "Session" s JOIN "User" u ON u.id = s."userId"
           WHERE s.id = $1 AND s."userId" = $2`,
         [sid, sub],
-        'session_caller',
+        { prepare: true },
       );
       if (!row || row.revokedAt) return null;
       const { revokedAt: _revoked, lastUsedAt, ...user } = row;

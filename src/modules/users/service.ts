@@ -69,7 +69,7 @@ export function createUserService({ db, query, onCommitted }: { db: Db; query: D
       const [user] = await query<Pick<User, 'id' | 'name' | 'createdAt'>>(
         'SELECT id, name, "createdAt" FROM "User" WHERE id = $1',
         [lookupId('User', id)],
-        'public_user',
+        { prepare: true },
       );
       if (!user) throw notFound(`User ${id}`);
       return toPublicUser(user);
