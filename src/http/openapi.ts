@@ -45,6 +45,8 @@ const rateLimitHeaders: Record<string, JsonSchema> = {
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
+/** A cached read's answers (RouteDefinition.cached): the limit headers and its ETag. */
+const cachedReadHeaders: Record<string, JsonSchema> = { ...rateLimitHeaders, ETag: { $ref: '#/components/headers/ETag' } };
 const headerComponents: Record<string, JsonSchema> = {
   'RateLimit-Policy': {
     description: 'The caller\'s quota, `"<policy>";q=<limit>;w=<window seconds>` (draft-ietf-httpapi-ratelimit-headers-11), e.g. `"free";q=100;w=60`',
@@ -125,12 +127,12 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     const responses: Record<string, JsonSchema> = {
       [route.success.status]: {
         description: route.success.description,
-        headers: route.cached ? { ...rateLimitHeaders, ETag: { $ref: '#/components/headers/ETag' } } : rateLimitHeaders,
+        headers: route.cached ? cachedReadHeaders : rateLimitHeaders,
         ...(route.success.schema ? { content: { 'application/json': { schema: toSchema(route.success.schema, 'output') } } } : {}),
       },
     };
     // A cached read's conditional GET (see RouteDefinition.cached).
-    if (route.cached) responses[304] = { description: 'Not modified: the If-None-Match named the current ETag', headers: { ...rateLimitHeaders, ETag: { $ref: '#/components/headers/ETag' } } };
+    if (route.cached) responses[304] = { description: 'Not modified: the If-None-Match named the current ETag', headers: cachedReadHeaders };
     for (const code of errors) {
       responses[code] = {
         description: errorDescriptions[code] ?? 'Error',
