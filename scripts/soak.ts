@@ -336,6 +336,28 @@ async function main(): Promise<number> {
     });
   }
 
+  // A receiver that misses events: what the database says of the first few (state, lease, attempts).
+  const missingDeliveries: string[] = [];
+  for (const r of reports.filter((x) => x.missing > 0)) {
+    const endpoint = endpoints.find((e) => e.port === r.port)!;
+    const rows = await sql<{ eventId: string; status: string; attemptCount: number; created: number; next: number | null; locked: number | null; attempts: string | null }>(
+      `SELECT d."eventId", d.status::text AS status, d."attemptCount",
+              extract(epoch FROM d."createdAt") * 1000 AS created,
+              extract(epoch FROM d."nextAttemptAt") * 1000 AS next,
+              extract(epoch FROM d."lockedUntil") * 1000 AS locked,
+              (SELECT string_agg(round(extract(epoch FROM a.at) * 1000)::text || ' ' || coalesce(a."statusCode"::text, '-') || ' ' || coalesce(a.error, ''), ' | ' ORDER BY a.at)
+                 FROM "WebhookAttempt" a WHERE a."deliveryId" = d.id) AS attempts
+         FROM "WebhookDelivery" d WHERE d."endpointId" = $1 AND d."eventId" = ANY($2::text[])`,
+      [endpoint.id, r.missingSample],
+    );
+    const rel = (ms: number | null) => (ms === null ? '-' : `+${fixed((Number(ms) - trafficStart) / 1000, 1)} s`);
+    for (const d of rows) {
+      const attempts = (d.attempts ?? '').split(' | ').filter(Boolean).map((a) => { const [ms, ...rest] = a.split(' '); return `${rel(Number(ms))} ${rest.join(' ')}`; });
+      missingDeliveries.push(`${r.name}: ${d.eventId} ${d.status}, created ${rel(d.created)}, ${d.attemptCount} attempts recorded${attempts.length ? ` (${attempts.join('; ')})` : ''}, next ${rel(d.next)}, lease until ${rel(d.locked)}`);
+    }
+    if (!rows.length) missingDeliveries.push(`${r.name}: no delivery rows for ${r.missingSample.join(', ')}`);
+  }
+
   const allEvents = await sql<{ type: string; path: string | null; lesson: string | null }>(
     `SELECT payload->>'event' AS type, payload->>'path' AS path, payload->>'lessonId' AS lesson FROM "Event"`,
   );
@@ -430,6 +452,7 @@ async function main(): Promise<number> {
   console.log(table(['subscriber', 'received', 'missing', 'duplicates', 'out of order', 'resumes', 'drops'], subscriberRows, [false, true, true, true, true, true, false]));
   console.log('');
   console.log(table(['receiver', 'expected', 'received', 'missing', 'duplicates', 'requests', '500 on purpose', 'deliveries in the database'], receiverRows, [false, true, true, true, true, true, true, false]));
+  if (missingDeliveries.length) console.log(`(traffic ended at +${fixed((trafficEnd - trafficStart) / 1000, 1)} s; missing deliveries:)\n  ${missingDeliveries.join('\n  ')}`);
   console.log('');
   console.log(table(['instance', 'starts', 'rss first', 'rss peak', `median (last ${windowMs / 1000} s)`, 'fitted growth', 'tolerance', 'verdict'], rssRows, [false, true, true, true, true, true, true, false]));
   const stride = Math.max(1_000, Math.round((DURATION_S * 1000) / 20));
@@ -443,8 +466,9 @@ async function main(): Promise<number> {
   }
   console.log('');
   for (const inst of cluster.instances) {
-    for (const [msg, { count, sample }] of inst.errors) {
-      console.log(`instance ${inst.name}: ${count} × error log "${msg}"${/unexpected/.test(msg) ? `\n  first: ${sample}` : ''}`);
+    for (const [key, { level, count, sample, firstAt }] of inst.errors) {
+      const msg = key.slice(level.length + 1);
+      console.log(`instance ${inst.name}: ${count} × ${level} log "${msg}" (first at +${fixed((firstAt - trafficStart) / 1000, 1)} s)${/unexpected|relay/.test(msg) ? `\n  first: ${sample}` : ''}`);
     }
   }
   for (const c of cluster.crashes) console.log(`\n${c.instance} crashed at +${((c.at - trafficStart) / 1000).toFixed(1)} s; its last output:\n${c.detail}`);

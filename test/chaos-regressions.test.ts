@@ -7,13 +7,17 @@
 // - a transaction slowed past Prisma's default 5 s (a queue on one row, a starved event loop) was
 //   thrown away at its next statement and answered 500;
 // - every event a subscription delivered stayed in memory (a Promise.race per event against the
-//   never-settling "credential revoked" promise): the heap grew for as long as streams were open.
+//   never-settling "credential revoked" promise): the heap grew for as long as streams were open;
+// - webhook deliveries whose relay lost PostgreSQL between its commit and making them due waited
+//   a minute or more (the relay's housekeeping) before anything sent them.
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/context.js';
 import { createPgPool, openDatabase, type Db } from '../src/db/client.js';
@@ -24,9 +28,11 @@ import { errorResponse } from '../src/http/errors.js';
 import { createLogger } from '../src/logger.js';
 
 const silentLogger = createLogger('silent');
-import { createEventBus } from '../src/modules/events/bus.js';
-import { PG_ADMIN_URL } from './support/server.js';
-import { freePort, sleep } from './support/wait.js';
+import { createEventBus, type EventBus } from '../src/modules/events/bus.js';
+import { createRelay, STRANDED_AFTER_MS } from '../src/modules/events/relay.js';
+import { tcpProxy } from '../bench/lib/tcp-proxy.js';
+import { createPgDatabase, PG_ADMIN_URL } from './support/server.js';
+import { freePort, sleep, waitFor } from './support/wait.js';
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -146,6 +152,66 @@ describe('Redis away', () => {
       expect(unhandled).toEqual([]);
     } finally {
       await bus.close();
+    }
+  });
+});
+
+describe("PostgreSQL gone between the relay's commit and its making the deliveries due", () => {
+  it('the relay makes them due once PostgreSQL is back, before they would count as stranded', { timeout: 60_000 }, async () => {
+    const database = await createPgDatabase({ migrated: true });
+    const direct = new pg.Client({ connectionString: database.url });
+    await direct.connect();
+    // The relay reaches PostgreSQL through a proxy that can be cut: PostgreSQL going away for it.
+    const proxy = tcpProxy(database.url);
+    const dataDir = await mkdtemp(join(tmpdir(), 'learnstream-chaos-'));
+    const db = await openDatabase({ databaseUrl: await proxy.listen(), dataDir, dbPoolSize: 2 });
+    const logs: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    // The in-process bus, cut off from PostgreSQL the moment the batch is published: after the
+    // commit, before the deliveries are made due.
+    const inProcess = createEventBus({ channel: 'learnstream:events:chaos-relay' });
+    let cutOnce = false;
+    const bus: EventBus = {
+      ...inProcess,
+      flushed: async () => {
+        await inProcess.flushed();
+        if (!cutOnce) proxy.cut();
+        cutOnce = true;
+      },
+    };
+    const relay = createRelay({ db: db.prisma, bus, log: createLogger('debug', sink), retentionDays: 7, intervalMs: 100 });
+    try {
+      await direct.query(`INSERT INTO "WebhookEndpoint" (id, url, events, secret, "updatedAt") VALUES ('whk_chaos', 'http://127.0.0.1:9/', '{analytics.hit}', 'whsec_x', now())`);
+      await direct.query(`INSERT INTO "Event" (id, type, payload) VALUES ('evt_chaos', 'analytics.hit', '{"event": "analytics.hit", "timestamp": "2026-11-28T00:00:00.000Z", "path": "/chaos"}')`);
+      relay.start();
+      await waitFor('the making due refused', () => logs.some((l) => l.msg === 'event relay tick failed'));
+      // Committed: positioned and fanned out, and not due.
+      const delivery = async () =>
+        (await direct.query<{ createdAt: Date; nextAttemptAt: Date | null; position: string | null }>(
+          `SELECT d."createdAt", d."nextAttemptAt", e.position FROM "WebhookDelivery" d JOIN "Event" e ON e.id = d."eventId"`,
+        )).rows;
+      const [held] = await delivery();
+      expect(held).toMatchObject({ position: '1', nextAttemptAt: null });
+
+      proxy.restore();
+      const [due] = await waitFor('made due', async () => ((await delivery())[0]?.nextAttemptAt ? delivery() : undefined));
+      // By the relay that created it, at its next loop once PostgreSQL answered: not by the rescue
+      // of stranded deliveries, which only takes those STRANDED_AFTER_MS old.
+      expect(due!.nextAttemptAt!.getTime() - due!.createdAt.getTime()).toBeLessThan(STRANDED_AFTER_MS);
+      expect(logs.some((l) => /stranded/.test(String(l.msg)))).toBe(false);
+    } finally {
+      await relay.stop();
+      await inProcess.close();
+      await db.close();
+      await proxy.close();
+      await direct.end();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -428,3 +428,46 @@ describe('connect-time address check (DNS rebinding)', () => {
     }
   });
 });
+
+describe('deliveries a relay left stranded (PostgreSQL)', () => {
+  let server: TestServer;
+  let rx: Receiver;
+  beforeAll(async () => {
+    server = await startTestServer({ kind: 'postgres', env: ENV });
+    rx = await startReceiver();
+  });
+  afterAll(async () => {
+    await rx?.close();
+    await server?.stop();
+  });
+
+  it('a relay killed between its commit and making the delivery due: a live one sends it within seconds', async () => {
+    const api = client(server.url);
+    const ada = (await api.loginAs('ada')).token;
+    const created = await api.post('/api/v1/webhooks', { url: rx.url, events: ['analytics.hit'] }, { token: ada });
+    expect(created.status, created.text).toBe(201);
+    const { id: endpointId, secret } = created.body as { id: string; secret: string };
+    // What the dead relay left: the event positioned, its delivery created and never made due
+    // (nextAttemptAt null), as old as the relay's transaction was when the process died.
+    const eventId = newId('evt');
+    const payload = { event: 'analytics.hit', timestamp: new Date().toISOString(), path: '/stranded' };
+    await sql(server, `INSERT INTO "Event" (id, type, payload, position) SELECT $1, 'analytics.hit', $2::jsonb, COALESCE(MAX(position), 0) + 1 FROM "Event"`, [eventId, JSON.stringify(payload)]);
+    await sql(server, `INSERT INTO "WebhookDelivery" (id, "endpointId", "eventId", event, payload, "createdAt") VALUES ($1, $2, $3, 'analytics.hit', $4::jsonb, now() - interval '11 seconds')`, [
+      newId('dlv'), endpointId, eventId, JSON.stringify(payload),
+    ]);
+    const listed = (await api.get(`/api/v1/webhooks/${endpointId}/deliveries`, { token: ada })).body.items as Delivery[];
+    expect(listed.find((d) => d.eventId === eventId)).toMatchObject({ status: 'PENDING', nextAttemptAt: null, attempts: [] });
+
+    // Well before the minute the relay's housekeeping waited.
+    const hit = await waitFor('the stranded delivery sent', () => rx.hits.find((h) => h.headers['webhook-id'] === eventId), 15_000);
+    expect(new Webhook(secret).verify(hit.body, hit.headers)).toEqual(payload);
+    const d = await waitFor('SUCCEEDED', async () => {
+      const items = (await api.get(`/api/v1/webhooks/${endpointId}/deliveries`, { token: ada })).body.items as Delivery[];
+      return items.find((x) => x.eventId === eventId && x.status === 'SUCCEEDED');
+    });
+    expect(d.attempts).toEqual([{ at: expect.any(String), statusCode: 200, durationMs: expect.any(Number), error: null }]);
+    expect(rx.hits.filter((h) => h.headers['webhook-id'] === eventId)).toHaveLength(1);
+    // The operator is told a relay left work behind.
+    expect(server.logs.filter((l) => /stranded/.test(String(l.msg)))).toEqual([expect.objectContaining({ level: 40, count: 1 })]);
+  });
+});

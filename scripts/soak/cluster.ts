@@ -26,8 +26,8 @@ export interface Instance {
   generation: number;
   /** When its current process was started. */
   startedAt: number;
-  /** Log lines at level error (50) or above, by message, with the first of each. */
-  errors: Map<string, { count: number; sample: string }>;
+  /** Log lines at level warn (40) or above, by level and message, with the first of each. */
+  errors: Map<string, { level: 'warn' | 'error'; count: number; sample: string; firstAt: number }>;
 }
 
 export interface Crash {
@@ -68,16 +68,17 @@ export async function startCluster(
     child.proc.stdout?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) {
         const level = /^\{"level":(\d+)/.exec(line)?.[1];
-        if (!level || Number(level) < 50) continue;
+        if (!level || Number(level) < 40) continue;
         let msg = 'unparsable';
         try {
           msg = String((JSON.parse(line) as { msg?: unknown }).msg);
         } catch {
           // a line split across chunks: counted under 'unparsable'
         }
-        const seen = inst.errors.get(msg);
+        const severity = Number(level) < 50 ? 'warn' : 'error';
+        const seen = inst.errors.get(`${severity} ${msg}`);
         if (seen) seen.count++;
-        else inst.errors.set(msg, { count: 1, sample: line.slice(0, 1500) });
+        else inst.errors.set(`${severity} ${msg}`, { level: severity, count: 1, sample: line.slice(0, 1500), firstAt: Date.now() });
       }
     });
     child.proc.once('exit', (code, signal) => {

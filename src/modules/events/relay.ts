@@ -7,6 +7,9 @@
 // positions once it commits, so positions follow commit order and never leave a gap. (Nothing
 // waits for older transactions elsewhere: transaction ids are shared by every database of a
 // PostgreSQL server, and waiting for them let one long transaction anywhere stall every relay.)
+// Deliveries whose making due failed (the database went away after the commit) are made due at
+// the relay's next loop; those of a relay that died in between, by any relay once they are
+// STRANDED_AFTER_MS old.
 //
 // Waking: every service that records an event tells the server once its transaction has
 // committed (OnCommitted, outbox.ts), whichever way the change came (HTTP or a WebSocket), and
@@ -40,8 +43,20 @@ const TICK_TIMEOUT_MS = 60_000;
 /** pg advisory lock key held by the relay's transaction ("lsrelay"). */
 const RELAY_LOCK = 0x6c7372656c6179n;
 const BATCH = 500;
-/** Deliveries created but never made due (the process died between commit and publish). */
-const STRANDED_AFTER_MS = 30_000;
+/**
+ * Deliveries created but never made due: the process that positioned their events died between
+ * its commit and making them due, or the database failed in between and that process is gone
+ * too. Any relay makes them due once they are this old; a live relay makes its own due within
+ * milliseconds of its commit, or retries (see `undue`).
+ */
+export const STRANDED_AFTER_MS = 10_000;
+/**
+ * How often at most a relay looks for stranded deliveries (one query on the (status,
+ * nextAttemptAt) index); idle, at each fallback poll.
+ */
+export const STRANDED_LOOK_EVERY_MS = 4_000;
+/** At most this many events whose deliveries wait to be made due are remembered (the rest are stranded). */
+const UNDUE_MAX = 10 * 500;
 const HOUSEKEEPING_EVERY_MS = 60_000;
 /** Idle, with LISTEN: the look that catches a lost notification (one query). */
 export const FALLBACK_POLL_MS = 5_000;
@@ -89,6 +104,12 @@ export function createRelay({
   /** After a look that found events waiting: when to look again (0: the fallback interval). */
   let recheckMs = 0;
   let lastHousekeeping = 0;
+  let lastStrandedLook = 0;
+  /**
+   * Events this relay positioned whose deliveries it could not make due (the database failed after
+   * the commit): made due at the next loop, before anything else, rather than once stranded.
+   */
+  const undue = new Set<string>();
   const unlisten: (() => Promise<void>)[] = [];
   /** Without a shared bus, this instance publishes what other instances position (see above). */
   const follow = !bus.shared;
@@ -137,12 +158,43 @@ export function createRelay({
     publish(batch);
     // Published (handed to this instance's subscribers): now the webhooks may go.
     await bus.flushed();
+    const ids = batch.map((e) => e.id);
+    try {
+      await makeDue(ids);
+    } catch (error) {
+      for (const id of ids) if (undue.size < UNDUE_MAX) undue.add(id);
+      throw error;
+    }
+    return batch.length;
+  }
+
+  /** Makes the deliveries of these events due now (those still waiting for it). */
+  async function makeDue(eventIds: string[]): Promise<void> {
     const due = await db.webhookDelivery.updateMany({
-      where: { eventId: { in: batch.map((e) => e.id) }, status: 'PENDING', nextAttemptAt: null },
+      where: { eventId: { in: eventIds }, status: 'PENDING', nextAttemptAt: null },
       data: { nextAttemptAt: new Date() },
     });
     if (due.count) onDeliveriesDue?.();
-    return batch.length;
+  }
+
+  /** Makes due what this relay could not, and what a dead one left stranded (every few seconds). */
+  async function rescue(): Promise<void> {
+    if (undue.size) {
+      const ids = [...undue];
+      await makeDue(ids);
+      for (const id of ids) undue.delete(id);
+    }
+    const now = Date.now();
+    if (now - lastStrandedLook < STRANDED_LOOK_EVERY_MS) return;
+    lastStrandedLook = now;
+    const due = await db.webhookDelivery.updateMany({
+      where: { status: 'PENDING', nextAttemptAt: null, createdAt: { lt: new Date(now - STRANDED_AFTER_MS) } },
+      data: { nextAttemptAt: new Date() },
+    });
+    if (due.count) {
+      log.warn({ count: due.count }, 'webhook deliveries stranded by a relay that stopped before making them due: made due now');
+      onDeliveriesDue?.();
+    }
   }
 
   function publish(events: readonly PositionedEvent[]): void {
@@ -163,15 +215,11 @@ export function createRelay({
     publish(events);
   }
 
-  /** Makes stranded deliveries due and drops events past their retention. */
+  /** Drops events past their retention. */
   async function housekeeping(): Promise<void> {
     const now = Date.now();
     if (now - lastHousekeeping < HOUSEKEEPING_EVERY_MS) return;
     lastHousekeeping = now;
-    await db.webhookDelivery.updateMany({
-      where: { status: 'PENDING', nextAttemptAt: null, createdAt: { lt: new Date(now - STRANDED_AFTER_MS) } },
-      data: { nextAttemptAt: new Date() },
-    });
     // An event past retention is deleted only once a later event of its name is past retention
     // too. The event a client holds as its `after` when it has seen everything (the list's last
     // item, the subscription's last event, filtering by `types` or not) is the newest of its name
@@ -212,6 +260,8 @@ export function createRelay({
         const looking = lookWanted;
         lookWanted = false;
         try {
+          // Its own failure must not stop positioning (the database answers again, or not at all).
+          await rescue().catch((error: unknown) => log.warn({ err: error }, 'event relay: making webhook deliveries due failed'));
           let max = 0;
           if (looking) {
             const seen = await look();
