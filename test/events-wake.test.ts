@@ -112,8 +112,9 @@ async function idleStatements(server: TestServer): Promise<{ perSecond: number; 
   await sleep(IDLE_WINDOW_MS);
   const seconds = IDLE_WINDOW_MS / 1000;
   const statements = [...server.queries];
-  // The relay's look, and what follows it only when there is something to position.
-  const relay = statements.filter((q) => q.includes('position IS NULL'));
+  // The relay's look (and what follows it only when there is something to position), and its
+  // look for deliveries a dead relay left stranded.
+  const relay = statements.filter((q) => q.includes('position IS NULL') || (q.includes('UPDATE "public"."WebhookDelivery"') && q.includes('"createdAt" <')));
   const byKind = new Map<string, number>();
   for (const q of statements) {
     const kind = q.replace(/\s+/g, ' ').trim().slice(0, 60);
