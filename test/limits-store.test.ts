@@ -94,6 +94,33 @@ describe('memory rate-limit store (injected clock)', () => {
     expect((await store.hit('u', 2, MINUTE, 2)).allowed).toBe(false);
   });
 
+  it('a key loaded for many windows stays exact: `limit` allowed in every window, remaining and reset right, an expired receipt refunds nothing', async () => {
+    store = createMemoryStore();
+    // One request every 10 ms for 20 s against 50 per second: the log fills and drains 20 times
+    // over (the expired stamps are dropped from its front in batches).
+    const allowedAt: number[] = [];
+    let lastAllowed: Awaited<ReturnType<MemoryRateLimitStore['hit']>> | undefined;
+    for (let t = 0; t < 20_000; t += 10) {
+      const d = await store.hit('busy', 50, 1_000, t);
+      if (d.allowed) {
+        allowedAt.push(t);
+        lastAllowed = d;
+      }
+    }
+    // Every rolling window (t − 1000, t] holds at most 50 allowed, and each second's first 50 were allowed.
+    for (let i = 50; i < allowedAt.length; i++) expect(allowedAt[i]! - allowedAt[i - 50]!).toBeGreaterThanOrEqual(1_000);
+    expect(allowedAt).toHaveLength(20 * 50);
+    expect(allowedAt.slice(0, 3)).toEqual([0, 10, 20]);
+    expect(allowedAt.slice(50, 53)).toEqual([1_000, 1_010, 1_020]);
+    expect(lastAllowed).toMatchObject({ remaining: 0, resetMs: 1_000 - 490 });
+    // A receipt whose stamp left the window gives nothing back: the next request is still refused.
+    store.refund('busy', 18_000);
+    expect(await store.hit('busy', 50, 1_000, 19_995)).toMatchObject({ allowed: false });
+    // The newest one's does.
+    store.refund('busy', lastAllowed!.receipt!);
+    expect(await store.hit('busy', 50, 1_000, 19_995)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
   it('keeps keys independent', async () => {
     store = createMemoryStore();
     for (let i = 0; i < 3; i++) await store.hit('a', 3, MINUTE, 0);
