@@ -24,6 +24,7 @@
 // instance's bus is told (EventBus.announce) and reads from the database what it did not hear on
 // Redis: the instance that positioned it may have been cut off from Redis.
 import type { Database, Db } from '../../db/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { EventBus, PositionedEvent } from './bus.js';
@@ -160,7 +161,7 @@ export function createRelay({
     await bus.flushed();
     const ids = batch.map((e) => e.id);
     try {
-      await makeDue(ids);
+      await makeDue({ eventId: { in: ids } });
     } catch (error) {
       for (const id of ids) if (undue.size < UNDUE_MAX) undue.add(id);
       throw error;
@@ -168,33 +169,28 @@ export function createRelay({
     return batch.length;
   }
 
-  /** Makes the deliveries of these events due now (those still waiting for it). */
-  async function makeDue(eventIds: string[]): Promise<void> {
-    const due = await db.webhookDelivery.updateMany({
-      where: { eventId: { in: eventIds }, status: 'PENDING', nextAttemptAt: null },
+  /** Makes due now the deliveries that `where` picks among those still waiting for it; how many. */
+  async function makeDue(where: Prisma.WebhookDeliveryWhereInput): Promise<number> {
+    const { count } = await db.webhookDelivery.updateMany({
+      where: { ...where, status: 'PENDING', nextAttemptAt: null },
       data: { nextAttemptAt: new Date() },
     });
-    if (due.count) onDeliveriesDue?.();
+    if (count) onDeliveriesDue?.();
+    return count;
   }
 
   /** Makes due what this relay could not, and what a dead one left stranded (every few seconds). */
   async function rescue(): Promise<void> {
     if (undue.size) {
       const ids = [...undue];
-      await makeDue(ids);
+      await makeDue({ eventId: { in: ids } });
       for (const id of ids) undue.delete(id);
     }
     const now = Date.now();
     if (now - lastStrandedLook < STRANDED_LOOK_EVERY_MS) return;
     lastStrandedLook = now;
-    const due = await db.webhookDelivery.updateMany({
-      where: { status: 'PENDING', nextAttemptAt: null, createdAt: { lt: new Date(now - STRANDED_AFTER_MS) } },
-      data: { nextAttemptAt: new Date() },
-    });
-    if (due.count) {
-      log.warn({ count: due.count }, 'webhook deliveries stranded by a relay that stopped before making them due: made due now');
-      onDeliveriesDue?.();
-    }
+    const count = await makeDue({ createdAt: { lt: new Date(now - STRANDED_AFTER_MS) } });
+    if (count) log.warn({ count }, 'webhook deliveries stranded by a relay that stopped before making them due: made due now');
   }
 
   function publish(events: readonly PositionedEvent[]): void {
