@@ -17,7 +17,7 @@ import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
 import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
 import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
-import { cachedReads, useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
+import { cachedReads, neverCachedDocuments, useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
 import { useGraphQLMethods } from './graphql/use-graphql-methods.js';
@@ -79,6 +79,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
   const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted, onDeliveriesDue });
   // Automatic persisted queries' documents, also read by useResponseCacheHits for a hash-only GET's If-None-Match.
   const persistedQueries = persistedQueryStore();
+  // The documents whose results are never stored, so never looked up (response-cache.ts).
+  const neverCached = neverCachedDocuments(schema);
   const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
   const yoga = createYoga<NodeServerContext, RequestContext>({
     schema,
@@ -119,7 +121,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useGraphQLMethods(GRAPHQL_PATH),
       // A plain GET query whose result is cached, and an If-None-Match (304 only for the request's
       // own cached result), are answered here (see useResponseCacheHits).
-      useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH, persistedDocument: (hash) => persistedQueries.get(hash) }),
+      useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH, persistedDocument: (hash) => persistedQueries.get(hash), neverCached }),
       useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
       // Public reads that declare `cached` (GET /api/users/{id}) go through the response cache.
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS, reads: cachedReads(responseCache.cache) }),
@@ -133,7 +135,7 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // refused one instead), and before the operation limits (a refused operation is not counted).
       useNoNul(),
       useQueryCost(),
-      ...useCachedQueries({ cache: responseCache.cache, schema, path: GRAPHQL_PATH }),
+      ...useCachedQueries({ cache: responseCache.cache, path: GRAPHQL_PATH, neverCached }),
       useDeferStream(),
       useBadRequestStatus(),
       useSharedSubscriptions(),

@@ -143,4 +143,50 @@ describe('on two instances sharing PostgreSQL and Redis', () => {
       expect((await onB.graphql(query, { id: alan.id })).body.data.user.name, `round ${round}`).toBe(name);
     }
   });
+
+  it('a query that is never stored (it reads the caller) costs no read of the shared cache once it has run, over POST or GET; a stored one still reads it', async () => {
+    const api = client(instances.a.url);
+    const alan = await signIn(api, 'alan');
+    const prefix = responseCachePrefix(instances.a.databaseUrl!);
+    // Every command Redis runs on this deployment's cache keys, as Redis itself reports them.
+    const monitor = await redis.monitor();
+    const reads: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (['get', 'mget'].includes(String(args[0]).toLowerCase()) && args.some((a) => String(a).startsWith(prefix))) reads.push(args.join(' '));
+    });
+    const marker = new Redis(TEST_REDIS_URL);
+    /** Waits until Redis has reported every command sent before this call. */
+    const settled = async () => {
+      const token = `settled-${Date.now()}-${Math.random()}`;
+      const seen = new Promise<void>((resolve) => monitor.on('monitor', (_time: string, args: string[]) => args.includes(token) && resolve()));
+      await marker.echo(token);
+      await seen;
+    };
+    try {
+      const me = `query MeNeverCached${Date.now()} { me { id name } }`;
+      // Its first request, over GET: looked up (it has not run yet), and known from then on.
+      expect((await api.get(`/graphql?${new URLSearchParams({ query: me })}`, { token: alan.token })).body.data.me).toEqual({ id: alan.id, name: alan.name });
+      await settled();
+      reads.length = 0;
+      for (let i = 0; i < 3; i++) {
+        expect((await api.graphql(me, undefined, { token: alan.token })).body.data.me).toEqual({ id: alan.id, name: alan.name });
+        const got = await api.get(`/graphql?${new URLSearchParams({ query: me })}`, { token: alan.token });
+        expect(got.body.data.me).toEqual({ id: alan.id, name: alan.name });
+        expect(got.headers.get('etag')).toBeNull();
+      }
+      await settled();
+      // Read under its entry's key (of its document, operation name and variables): none.
+      const entryOf = (query: string, variables: object) => `${prefix}r:${createHash('sha256').update(`${query}||${JSON.stringify(variables)}`).digest('hex')}`;
+      expect(reads.filter((r) => r.includes(entryOf(me, {}))), 'cache reads for a document never stored').toEqual([]);
+
+      // A query that is stored is read from the shared cache (what the empty list above is worth).
+      const user = `query UserCached${Date.now()} ($id: ID!) { user(id: $id) { id name } }`;
+      for (let i = 0; i < 2; i++) expect((await api.graphql(user, { id: alan.id })).body.data.user.name).toBe(alan.name);
+      await settled();
+      expect(reads.filter((r) => r.includes(entryOf(user, { id: alan.id }))).length, 'cache reads for a stored query').toBeGreaterThan(0);
+    } finally {
+      monitor.disconnect();
+      marker.disconnect();
+    }
+  });
 });

@@ -14,7 +14,7 @@
 // event bus, which also clears an entry that a read begun before the commit stored afterwards.
 import { createHash } from 'node:crypto';
 import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
-import { getOperationAST, isObjectType, OperationTypeNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { BREAK, getOperationAST, isObjectType, OperationTypeNode, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
@@ -324,6 +324,9 @@ export function createResponseCache({ redisUrl, prefix, log }: { redisUrl?: stri
   };
 }
 
+/** The fields never cached: those that depend on the caller, and `Query.pageViews`. */
+const uncachedCoordinates = (schema: GraphQLSchema): string[] => [...callerDependentFields(schema), 'Query.pageViews'];
+
 /** Every field that declares authScopes (it depends on the caller): never cached. */
 function callerDependentFields(schema: GraphQLSchema): string[] {
   const coordinates: string[] = [];
@@ -364,6 +367,50 @@ const CONTENT_TYPE_FOR_ACCEPT: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
+ * The documents none of whose operations is ever stored: those that select a field never cached
+ * (one that depends on the caller, or `Query.pageViews`). Nothing is looked up for them either:
+ * not by the early look (useResponseCacheHits), not by Yoga's plugin before parsing, not by its
+ * execution hook. A document is known by its node (Yoga's parse cache hands back the same one for
+ * the same text) once it has run, and from then on by its text too, before it is parsed (a bounded
+ * LRU: one forgotten is looked up again until it runs once more). A document with several
+ * operations counts as never cached when any of them selects such a field.
+ */
+export function neverCachedDocuments(schema: GraphQLSchema) {
+  const uncached = new Set(uncachedCoordinates(schema));
+  const typeInfo = new TypeInfo(schema);
+  const byNode = new WeakMap<DocumentNode, boolean>();
+  const texts = new LRUCache<string, true>({ maxSize: 4_000_000, sizeCalculation: (_value, text) => text.length });
+  function selectsUncached(document: DocumentNode): boolean {
+    let found = false;
+    visit(document, visitWithTypeInfo(typeInfo, {
+      Field() {
+        const parent = typeInfo.getParentType();
+        const field = typeInfo.getFieldDef();
+        if (parent && field && uncached.has(`${parent.name}.${field.name}`)) {
+          found = true;
+          return BREAK;
+        }
+        return undefined;
+      },
+    }));
+    return found;
+  }
+  return {
+    uncached: [...uncached],
+    /** Whether `document`'s results are never stored; remembers its `text` if so. */
+    node(document: DocumentNode, text: string | undefined): boolean {
+      let never = byNode.get(document);
+      if (never === undefined) byNode.set(document, (never = selectsUncached(document)));
+      if (never && text) texts.set(text, true);
+      return never;
+    },
+    /** Whether the document of this text is known never to be stored (before parsing it). */
+    text: (text: string): boolean => texts.has(text),
+  };
+}
+export type NeverCached = ReturnType<typeof neverCachedDocuments>;
+
+/**
  * Yoga's response-cache plugin serves a hit once the request is parsed into GraphQL params, after
  * Yoga's request pipeline; a hit is only a lookup, so a plain GET (query, variables, operation
  * name) is answered here, from onRequest, with what Yoga would send for it: the same body, ETag,
@@ -375,7 +422,7 @@ const CONTENT_TYPE_FOR_ACCEPT: ReadonlyMap<string, string> = new Map([
  * (input checks, REST routes, graphql-sse, APQ, Yoga's cache) never act on such a GET (one whose
  * query string is not UTF-8 was never stored, so it reaches the checks).
  */
-export function useResponseCacheHits({ cache, path, persistedDocument }: { cache: Cache; path: string; persistedDocument?: (sha256Hash: string) => string | undefined }): Plugin {
+export function useResponseCacheHits({ cache, path, persistedDocument, neverCached }: { cache: Cache; path: string; persistedDocument?: (sha256Hash: string) => string | undefined; neverCached: NeverCached }): Plugin {
   // What a stored result is sent as, made once per entry: the in-process cache hands out the
   // stored object itself (an entry read from Redis is a new object each time, and made anew).
   const rendered = new WeakMap<object, { body: string; headers: Record<string, string> }>();
@@ -409,35 +456,40 @@ export function useResponseCacheHits({ cache, path, persistedDocument }: { cache
       endResponse(new fetchAPI.Response(null, { status: 304, headers: responseHeaders({ ETag: etag }, modified ? { 'Last-Modified': modified } : undefined) }));
     });
   };
-  // The entry key of a plain GET by its query string, which alone makes it: a hit parses no
-  // parameters and hashes nothing (bounded by the strings' total length).
+  // The entry key of a plain GET that has hit, by its query string, which alone makes it: a hit
+  // parses no parameters and hashes nothing (bounded by the strings' total length).
   const keysOfGets = new LRUCache<string, string>({ maxSize: 4_000_000, sizeCalculation: (entryKey, search) => search.length + entryKey.length });
   return {
     onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       if (url.pathname !== path) return;
       let key: string | undefined;
+      let remembered = false;
       if (request.method === 'POST') {
         // A POST is answered from the cache too, but never with a 304: a POST is not a conditional
         // request (RFC 9110 13.1.2 applies If-None-Match to GET and HEAD), and Yoga's plugin would
         // look the value up as a key of the whole cache.
         request.headers.delete('if-none-match');
-        key = entryKeyOfPost(request, url, serverContext as Partial<NodeServerContext>);
+        key = entryKeyOfPost(request, url, serverContext as Partial<NodeServerContext>, neverCached);
       } else if (request.method === 'GET') {
         const ifNoneMatch = request.headers.get('if-none-match');
         if (ifNoneMatch !== null) return conditional(request, url, ifNoneMatch, endResponse, fetchAPI);
         key = keysOfGets.get(url.search);
+        remembered = key !== undefined;
         if (key === undefined) {
           const query = url.searchParams.get('query');
-          if (!query || url.searchParams.has('extensions')) return;
+          if (!query || url.searchParams.has('extensions') || neverCached.text(query)) return;
           key = entryKeyOfGet(url, query);
-          if (key !== undefined) keysOfGets.set(url.search, key);
         }
       }
       const type = key && CONTENT_TYPE_FOR_ACCEPT.get((request.headers.get('accept') ?? '').trim().toLowerCase());
       if (!key || !type) return;
       const tagged = request.method === 'GET';
-      return Promise.resolve(cache.get(key)).then((cached) => {
+      const entry = key;
+      return Promise.resolve(cache.get(entry)).then((cached) => {
         if (!cached) return;
+        // Kept once it has hit: a document never stored (known once it has run) is not looked up
+        // again, even if its first GET came before that.
+        if (tagged && !remembered) keysOfGets.set(url.search, entry);
         let response = rendered.get(cached);
         if (!response) rendered.set(cached, (response = render(cached)));
         const contentType = { 'content-type': `${type}; charset=utf-8` };
@@ -468,8 +520,9 @@ const notAQuery = attachment<object, true>('not a query: never cached');
  * GET's result carries an ETag: a POST is never answered 304, and a tag would only invite clients
  * to send one in vain.
  */
-export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema: GraphQLSchema; path: string }): Plugin[] {
-  const uncached = [...callerDependentFields(schema), 'Query.pageViews'];
+export function useCachedQueries({ cache, path, neverCached }: { cache: Cache; path: string; neverCached: NeverCached }): Plugin[] {
+  /** Requests whose document is known never to be stored: Yoga's plugin does not look them up. */
+  const unlooked = attachment<Request, true>('never cached: not looked up');
   // Only GET and POST queries on `path` reach either plugin (a WebSocket operation has no
   // request): for any other request every hook of both is skipped (forRequests), where the
   // plugin's own `enabled` option would still record each request in its WeakMaps first.
@@ -480,17 +533,23 @@ export function useCachedQueries({ cache, schema, path }: { cache: Cache; schema
     // with the same token answered the first one's new tokens), and a subscription's events too:
     // an operation that is not a query is marked here, before the plugin's onExecute asks `enabled`.
     forRequests(cached, {
+      onParams({ params, request }) {
+        if (params.query && neverCached.text(params.query)) unlooked.set(request, true);
+      },
       onExecute({ args }) {
-        if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.QUERY) notAQuery.set(args.contextValue as object, true);
+        const context = args.contextValue as { params?: { query?: string | null } };
+        if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.QUERY || neverCached.node(args.document, context.params?.query ?? undefined)) {
+          notAQuery.set(context, true);
+        }
       },
     }),
     forRequests(cached, useResponseCache({
-      enabled: (_request, context) => !notAQuery.get(context as object),
+      enabled: (request, context) => !unlooked.get(request) && !notAQuery.get(context as object),
       // One cache for everyone: what depends on the caller is never stored (see above).
       session: () => null,
       cache,
       ttl: RESPONSE_CACHE_TTL_MS,
-      ttlPerSchemaCoordinate: Object.fromEntries(uncached.map((coordinate) => [coordinate, 0])),
+      ttlPerSchemaCoordinate: Object.fromEntries(neverCached.uncached.map((coordinate) => [coordinate, 0])),
       // Yoga's plugin would hash with WebCrypto (async, and a DOMException per call): a
       // synchronous node:crypto hash.
       buildResponseCacheKey: ({ documentString, variableValues, operationName }) => {
@@ -543,7 +602,7 @@ function entryKeyOfGet(url: URL, document: string): string | undefined {
  * (a persisted query, a batch, a body the input checks refuse) takes Yoga's way, where a hit is
  * served too, once the body is parsed.
  */
-function entryKeyOfPost(request: Request, url: URL, serverContext: Partial<NodeServerContext>): string | undefined {
+function entryKeyOfPost(request: Request, url: URL, serverContext: Partial<NodeServerContext>, neverCached: NeverCached): string | undefined {
   const node = serverContext.req as { body?: unknown; bodyNotUtf8?: boolean } | undefined;
   const body = node?.body;
   if (typeof body !== 'string' || node!.bodyNotUtf8 || url.search || request.headers.has('content-encoding')) return undefined;
@@ -556,7 +615,7 @@ function entryKeyOfPost(request: Request, url: URL, serverContext: Partial<NodeS
   }
   if (!params || typeof params !== 'object' || Array.isArray(params)) return undefined;
   const { query, variables, operationName, ...rest } = params as Record<string, unknown>;
-  if (typeof query !== 'string' || !query || Object.keys(rest).length) return undefined;
+  if (typeof query !== 'string' || !query || Object.keys(rest).length || neverCached.text(query)) return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
   if (duplicateKey(body) !== undefined) return undefined;
