@@ -3,12 +3,12 @@
 // the database. Short retry schedules and timeouts come from the environment, as in production.
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { newId } from '../src/ids.js';
 import { postOnce, PrivateTargetError } from '../src/modules/webhooks/http-post.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../src/modules/webhooks/retry-after.js';
 import { client, type Client } from './support/http.js';
-import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { DATABASES, serverForSuite, sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver, type Answer, type Delivery, type Hit, type Receiver } from './support/receiver.js';
 import { freePort, sleep, waitFor } from './support/wait.js';
@@ -430,19 +430,12 @@ describe('connect-time address check (DNS rebinding)', () => {
 });
 
 describe('deliveries a relay left stranded (PostgreSQL)', () => {
-  let server: TestServer;
-  let rx: Receiver;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: ENV });
-    rx = await startReceiver();
-  });
-  afterAll(async () => {
-    await rx?.close();
-    await server?.stop();
-  });
+  const suite = serverForSuite({ kind: 'postgres', env: ENV });
 
   it('a relay killed between its commit and making the delivery due: a live one sends it within seconds', async () => {
-    const api = client(server.url);
+    const { server, api } = suite;
+    const rx = await startReceiver();
+    onTestFinished(() => rx.close());
     const ada = (await api.loginAs('ada')).token;
     const created = await api.post('/api/v1/webhooks', { url: rx.url, events: ['analytics.hit'] }, { token: ada });
     expect(created.status, created.text).toBe(201);
