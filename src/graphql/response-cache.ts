@@ -511,8 +511,8 @@ const versionOf = (data: unknown) => createHash('sha256').update(JSON.stringify(
  */
 const entityTag = (key: string, data: unknown) => `"${key}.${versionOf(data)}"`;
 
-/** An operation's context, once its document is known not to be a query. */
-const notAQuery = attachment<object, true>('not a query: never cached');
+/** An operation's context, once it is known never to be stored: not a query, or its document selects a field never cached. */
+const neverStored = attachment<object, true>('not a query, or selects a field never cached');
 
 /**
  * The plugins: queries on `path`, over GET and POST, are cached; nothing else is (plain GET hits
@@ -531,7 +531,8 @@ export function useCachedQueries({ cache, path, neverCached }: { cache: Cache; p
     // Only a query is cached. With invalidateViaMutation off, envelop's plugin stores a mutation's
     // result like a query's (and serves it to the next identical mutation: a second refreshToken
     // with the same token answered the first one's new tokens), and a subscription's events too:
-    // an operation that is not a query is marked here, before the plugin's onExecute asks `enabled`.
+    // an operation that is not a query is marked here, before the plugin's onExecute asks `enabled`
+    // (and so is one whose document selects a field never cached: see neverCachedDocuments).
     forRequests(cached, {
       onParams({ params, request }) {
         if (params.query && neverCached.text(params.query)) unlooked.set(request, true);
@@ -539,12 +540,12 @@ export function useCachedQueries({ cache, path, neverCached }: { cache: Cache; p
       onExecute({ args }) {
         const context = args.contextValue as { params?: { query?: string | null } };
         if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.QUERY || neverCached.node(args.document, context.params?.query ?? undefined)) {
-          notAQuery.set(context, true);
+          neverStored.set(context, true);
         }
       },
     }),
     forRequests(cached, useResponseCache({
-      enabled: (request, context) => !unlooked.get(request) && !notAQuery.get(context as object),
+      enabled: (request, context) => !unlooked.get(request) && !neverStored.get(context as object),
       // One cache for everyone: what depends on the caller is never stored (see above).
       session: () => null,
       cache,
