@@ -461,6 +461,7 @@ async function main(): Promise<void> {
         return {
           url: target.url,
           measure: (scenario, label) => runScenario(scenario, target, ctx, settings, label),
+          output: () => child.output(),
           stop: async () => {
             target.sampler.stop();
             await child.stop();

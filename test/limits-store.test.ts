@@ -11,6 +11,7 @@ import { createRateLimitStore } from '../src/modules/limits/index.js';
 import type { RateLimitStore } from '../src/modules/limits/store.js';
 import { createLimitService } from '../src/modules/limits/service.js';
 import { createLogger } from '../src/logger.js';
+import { monitorRedis } from './support/redis-monitor.js';
 
 const MINUTE = 60_000;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -190,6 +191,42 @@ describe('redis rate-limit store (real Redis)', () => {
     const ttl = await admin.pttl(`${prefix}burst`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(MINUTE);
+  });
+
+  it('counts the hits of one key asked together in one script call, in the order they were asked, exactly', async () => {
+    const monitor = await monitorRedis(REDIS_URL);
+    try {
+      // 300 hits of one key at once (more than one call takes, so two calls), 280 allowed; and another key beside them.
+      const decisions = await Promise.all(Array.from({ length: 300 }, () => a.hit('together', 280, MINUTE)));
+      const beside = await Promise.all([a.hit('beside', 280, MINUTE), a.hit('beside', 280, MINUTE)]);
+      await monitor.settled();
+      const scripts = (key: string) => monitor.commands.filter((args) => args[0]!.toLowerCase() === 'evalsha' && args.includes(`${prefix}${key}`));
+      expect(scripts('together')).toHaveLength(2);
+      expect(scripts('beside')).toHaveLength(1);
+
+      // First asked, first served: remaining counts down 279…0 over the first 280, then 20 refusals.
+      expect(decisions.map((d) => d.allowed)).toEqual([...Array<boolean>(280).fill(true), ...Array<boolean>(20).fill(false)]);
+      expect(decisions.slice(0, 280).map((d) => d.remaining)).toEqual(Array.from({ length: 280 }, (_, i) => 279 - i));
+      for (const d of decisions) {
+        expect(d.resetMs).toBeGreaterThan(0);
+        expect(d.resetMs).toBeLessThanOrEqual(MINUTE);
+      }
+      expect(decisions.slice(280).every((d) => d.remaining === 0 && d.retryAfterMs === d.resetMs && d.receipt === undefined)).toBe(true);
+      expect(beside.map((d) => d.remaining)).toEqual([279, 278]);
+
+      // Each admitted hit has a receipt of its own: a refund gives back exactly that one.
+      const receipts = decisions.slice(0, 280).map((d) => String(d.receipt));
+      expect(new Set(receipts).size).toBe(280);
+      expect(await admin.zcard(`${prefix}together`)).toBe(280);
+      await b.refund('together', receipts[7]!);
+      const left = await admin.zrange(`${prefix}together`, 0, -1);
+      expect(left).toHaveLength(279);
+      expect(left).not.toContain(receipts[7]);
+      expect(await b.hit('together', 280, MINUTE)).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await a.hit('together', 280, MINUTE)).allowed).toBe(false);
+    } finally {
+      monitor.close();
+    }
   });
 
   it('counts remaining down and reports a reset within the window', async () => {

@@ -9,6 +9,7 @@ import { responseCachePrefix } from '../src/graphql/response-cache.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
+import { monitorRedis } from './support/redis-monitor.js';
 import { instancesForSuite, serverForSuite } from './support/server.js';
 
 const USER = 'query ($id: ID!) { user(id: $id) { id name joined } }';
@@ -148,26 +149,16 @@ describe('on two instances sharing PostgreSQL and Redis', () => {
     const api = client(instances.a.url);
     const alan = await signIn(api, 'alan');
     const prefix = responseCachePrefix(instances.a.databaseUrl!);
-    // Every command Redis runs on this deployment's cache keys, as Redis itself reports them.
-    const monitor = await redis.monitor();
-    const reads: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => {
-      if (['get', 'mget'].includes(String(args[0]).toLowerCase()) && args.some((a) => String(a).startsWith(prefix))) reads.push(args.join(' '));
-    });
-    const marker = new Redis(TEST_REDIS_URL);
-    /** Waits until Redis has reported every command sent before this call. */
-    const settled = async () => {
-      const token = `settled-${Date.now()}-${Math.random()}`;
-      const seen = new Promise<void>((resolve) => monitor.on('monitor', (_time: string, args: string[]) => args.includes(token) && resolve()));
-      await marker.echo(token);
-      await seen;
-    };
+    // Every command Redis runs, as Redis itself reports it; the reads are those on this deployment's cache keys.
+    const monitor = await monitorRedis(TEST_REDIS_URL);
+    const reads = () => monitor.commands.filter((args) => ['get', 'mget'].includes(args[0]!.toLowerCase()) && args.some((a) => a.startsWith(prefix))).map((args) => args.join(' '));
+    const { settled } = monitor;
     try {
       const me = `query MeNeverCached${Date.now()} { me { id name } }`;
       // Its first request, over GET: looked up (it has not run yet), and known from then on.
       expect((await api.get(`/graphql?${new URLSearchParams({ query: me })}`, { token: alan.token })).body.data.me).toEqual({ id: alan.id, name: alan.name });
       await settled();
-      reads.length = 0;
+      monitor.commands.length = 0;
       for (let i = 0; i < 3; i++) {
         expect((await api.graphql(me, undefined, { token: alan.token })).body.data.me).toEqual({ id: alan.id, name: alan.name });
         const got = await api.get(`/graphql?${new URLSearchParams({ query: me })}`, { token: alan.token });
@@ -177,16 +168,15 @@ describe('on two instances sharing PostgreSQL and Redis', () => {
       await settled();
       // Read under its entry's key (of its document, operation name and variables): none.
       const entryOf = (query: string, variables: object) => `${prefix}r:${createHash('sha256').update(`${query}||${JSON.stringify(variables)}`).digest('hex')}`;
-      expect(reads.filter((r) => r.includes(entryOf(me, {}))), 'cache reads for a document never stored').toEqual([]);
+      expect(reads().filter((r) => r.includes(entryOf(me, {}))), 'cache reads for a document never stored').toEqual([]);
 
       // A query that is stored is read from the shared cache (what the empty list above is worth).
       const user = `query UserCached${Date.now()} ($id: ID!) { user(id: $id) { id name } }`;
       for (let i = 0; i < 2; i++) expect((await api.graphql(user, { id: alan.id })).body.data.user.name).toBe(alan.name);
       await settled();
-      expect(reads.filter((r) => r.includes(entryOf(user, { id: alan.id }))).length, 'cache reads for a stored query').toBeGreaterThan(0);
+      expect(reads().filter((r) => r.includes(entryOf(user, { id: alan.id }))).length, 'cache reads for a stored query').toBeGreaterThan(0);
     } finally {
-      monitor.disconnect();
-      marker.disconnect();
+      monitor.close();
     }
   });
 });

@@ -1,6 +1,6 @@
-// The Redis RateLimitStore: every instance of a deployment shares the counters. One Lua script per
-// hit (EVALSHA through ioredis `defineCommand`) on a sorted set per key, so the prune, the count and
-// the record happen atomically: concurrent hits from any number of connections never over-admit
+// The Redis RateLimitStore: every instance of a deployment shares the counters. One Lua script
+// (EVALSHA through ioredis `defineCommand`) on a sorted set per key counts the hits of that key
+// asked in one turn of the event loop, so the prune, the count and the record happen atomically: concurrent hits from any number of connections never over-admit
 // (unlike a GET-then-SET store). The clock is the Redis server's TIME, read inside the script, so
 // instances whose clocks disagree still agree on the window; the `now` argument of `hit` is ignored.
 import { randomBytes } from 'node:crypto';
@@ -10,41 +10,74 @@ import { REDIS_COMMAND_TIMEOUT_MS } from '../../redis-options.js';
 
 // Scores are the server time in microseconds (exact in a double); a member is that time plus a
 // suffix unique to the hit, so two hits in the same microsecond are two members.
-// KEYS[1] = key; ARGV = limit, windowMs, a suffix unique to this hit.
-// Returns {allowed (0/1), count after this hit, ms until the oldest counted entry leaves, and the
-// member added when allowed} (the member is the hit's receipt: a refund removes exactly it).
+//
+// One script call counts a batch of hits of one key (the hits of one event-loop turn, see
+// `createRedisStore`), in order, as if they came one after another at the same instant: the first
+// `limit - count` are admitted and recorded, the rest refused. Measured on Redis 7.0, the script's
+// cost is nearly all fixed (each redis.call costs 1-2 µs of Lua plumbing, the whole script about
+// 20 µs of Redis CPU), so a batch of n costs about what one hit did.
+// KEYS[1] = key; ARGV = limit, windowMs, hits in the batch (n), a suffix unique to the batch.
+// Returns {admitted, count before the batch, ms until a slot frees for an admitted hit, the same
+// for a refused one, the members' common prefix}. Admitted hit i (1-based) has the member
+// prefix .. i (its receipt: a refund removes exactly it) and leaves `limit - (before + i)`.
 const HIT_SCRIPT = `
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window_ms = tonumber(ARGV[2])
+local hits = tonumber(ARGV[3])
 local window_us = window_ms * 1000
 local t = redis.call('TIME')
 local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now_us - window_us)
-local count = redis.call('ZCARD', key)
-local allowed = 0
-local member = false
-if count < limit then
-  member = t[1] .. '.' .. t[2] .. '-' .. ARGV[3]
-  redis.call('ZADD', key, now_us, member)
+local before = redis.call('ZCARD', key)
+local admitted = math.max(0, math.min(hits, limit - before))
+local base = t[1] .. '.' .. t[2] .. '-' .. ARGV[4] .. '.'
+if admitted > 0 then
+  local args = {}
+  for i = 1, admitted do
+    args[2 * i - 1] = now_us
+    args[2 * i] = base .. i
+  end
+  redis.call('ZADD', key, unpack(args))
   redis.call('PEXPIRE', key, window_ms)
-  count = count + 1
-  allowed = 1
 end
 -- The entry whose departure frees a slot: the oldest of the newest 'limit' (the oldest, unless the
--- limit for this key was lowered).
-local first = 0
-if count > limit then first = count - limit end
-local oldest = redis.call('ZRANGE', key, first, first, 'WITHSCORES')
-local reset_ms = math.ceil((tonumber(oldest[2]) + window_us - now_us) / 1000)
-if reset_ms < 1 then reset_ms = 1 end
-return {allowed, count, reset_ms, member}
+-- limit for this key was lowered). For an admitted hit the count after it is at most the limit,
+-- so that is the oldest entry.
+local function reset_at(index)
+  local entry = redis.call('ZRANGE', key, index, index, 'WITHSCORES')
+  local ms = math.ceil((tonumber(entry[2]) + window_us - now_us) / 1000)
+  if ms < 1 then ms = 1 end
+  return ms
+end
+local reset_admitted = 0
+if admitted > 0 then reset_admitted = reset_at(0) end
+local reset_refused = 0
+if admitted < hits then
+  local first = math.max(0, before + admitted - limit)
+  if first == 0 and admitted > 0 then reset_refused = reset_admitted else reset_refused = reset_at(first) end
+end
+return {admitted, before, reset_admitted, reset_refused, base}
 `;
 
-// The member is nil (false in the script) when refused.
-type HitReply = [allowed: number, count: number, resetMs: number, member: string | null];
+type HitReply = [admitted: number, before: number, resetAdmittedMs: number, resetRefusedMs: number, memberPrefix: string];
 interface WithHit {
-  learnstreamRateLimitHit(key: string, limit: number, windowMs: number, suffix: string): Promise<HitReply>;
+  learnstreamRateLimitHit(key: string, limit: number, windowMs: number, hits: number, suffix: string): Promise<HitReply>;
+}
+
+/** The most hits of one key one script call counts (a bigger batch is split). */
+const MAX_BATCH = 256;
+
+interface Batch {
+  key: string;
+  limit: number;
+  windowMs: number;
+  waiters: Waiter[];
+}
+
+interface Waiter {
+  resolve(decision: Decision): void;
+  reject(error: unknown): void;
 }
 
 export const DEFAULT_PREFIX = 'learnstream:rl:';
@@ -72,21 +105,50 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   });
   redis.defineCommand('learnstreamRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as unknown as WithHit;
-  // Members must be unique per hit across instances: a random prefix per store and a counter
-  // (cheaper than random bytes per hit).
+  // Members must be unique per hit across instances: a random prefix per store, a counter per
+  // batch and the hit's place in it (cheaper than random bytes per hit).
   const instance = `${randomBytes(6).toString('hex')}.`;
   let sequence = 0;
-  const send = (key: string, limit: number, windowMs: number): Promise<Decision> =>
-    client
-      .learnstreamRateLimitHit(prefix + key, limit, windowMs, `${instance}${(sequence++).toString(36)}`)
-      .then(([allowed, count, resetMs, member]): Decision =>
-        allowed === 1
-          ? { allowed: true, limit, remaining: Math.max(0, limit - count), resetMs, retryAfterMs: 0, receipt: member! }
-          : { allowed: false, limit, remaining: 0, resetMs, retryAfterMs: resetMs },
-      );
+  const send = ({ key, limit, windowMs, waiters }: Batch): void => {
+    client.learnstreamRateLimitHit(prefix + key, limit, windowMs, waiters.length, `${instance}${(sequence++).toString(36)}`).then(
+      ([admitted, before, resetAdmittedMs, resetRefusedMs, memberPrefix]) => {
+        waiters.forEach((waiter, i) =>
+          waiter.resolve(
+            i < admitted
+              ? { allowed: true, limit, remaining: Math.max(0, limit - before - i - 1), resetMs: resetAdmittedMs, retryAfterMs: 0, receipt: `${memberPrefix}${i + 1}` }
+              : { allowed: false, limit, remaining: 0, resetMs: resetRefusedMs, retryAfterMs: resetRefusedMs },
+          ),
+        );
+      },
+      (error: unknown) => {
+        for (const waiter of waiters) waiter.reject(error);
+      },
+    );
+  };
+  // The hits asked in one turn of the event loop wait for its end (setImmediate: after the I/O
+  // callbacks of the turn), and each key's go out as one script call. A busy caller's concurrent
+  // requests then cost Redis one script, not one each; a lone hit waits for no timer.
+  let batches = new Map<string, Batch>();
+  const flush = () => {
+    const due = batches;
+    batches = new Map();
+    for (const batch of due.values()) send(batch);
+  };
+  const enqueue = (key: string, limit: number, windowMs: number) =>
+    new Promise<Decision>((resolve, reject) => {
+      if (batches.size === 0) setImmediate(flush);
+      const id = `${limit}/${windowMs}/${key}`;
+      let batch = batches.get(id);
+      if (!batch) batches.set(id, (batch = { key, limit, windowMs, waiters: [] }));
+      batch.waiters.push({ resolve, reject });
+      if (batch.waiters.length === MAX_BATCH) {
+        batches.delete(id);
+        send(batch);
+      }
+    });
   return {
     hit(key: string, limit: number, windowMs: number): Promise<Decision> {
-      return rejectBadLimits(limit, windowMs) ?? (firstConnect ? firstConnect.then(() => send(key, limit, windowMs)) : send(key, limit, windowMs));
+      return rejectBadLimits(limit, windowMs) ?? (firstConnect ? firstConnect.then(() => enqueue(key, limit, windowMs)) : enqueue(key, limit, windowMs));
     },
     // ZREM of the member the script added: atomic, and exact whichever instance counted the hit.
     async refund(key: string, receipt: Receipt): Promise<void> {

@@ -11,6 +11,8 @@ import { rarely, type Logger } from '../../logger.js';
 import type { Decision, RateLimitStore } from './store.js';
 
 export const RATE_LIMITED_MESSAGE = 'Rate limit exceeded';
+/** Logged (rarely) when the store fails and requests go through uncounted. */
+export const STORE_FAILED_MESSAGE = 'rate-limit store failed: letting requests through unlimited';
 
 /** The outcome of counting one request against its caller's budget. */
 export interface Admission {
@@ -45,7 +47,7 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
   }
 
   function storeFailed(error: unknown): null {
-    reportStoreFailure('error', { err: error }, 'rate-limit store failed: letting requests through unlimited');
+    reportStoreFailure('error', { err: error }, STORE_FAILED_MESSAGE);
     return null;
   }
 
