@@ -1,8 +1,9 @@
 // The Redis RateLimitStore: every instance of a deployment shares the counters. One Lua script
 // (EVALSHA through ioredis `defineCommand`) on a sorted set per key counts the hits of that key
-// asked in one turn of the event loop, so the prune, the count and the record happen atomically: concurrent hits from any number of connections never over-admit
-// (unlike a GET-then-SET store). The clock is the Redis server's TIME, read inside the script, so
-// instances whose clocks disagree still agree on the window; the `now` argument of `hit` is ignored.
+// asked in one turn of the event loop, so the prune, the count and the record happen atomically:
+// concurrent hits from any number of connections never over-admit (unlike a GET-then-SET store).
+// The clock is the Redis server's TIME, read inside the script, so instances whose clocks disagree
+// still agree on the window; the `now` argument of `hit` is ignored.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { rejectBadLimits, type Decision, type RateLimitStore, type Receipt } from './store.js';
