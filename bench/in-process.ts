@@ -7,12 +7,13 @@
 //
 // One variant per process, on purpose: a variant whose garbage reaches the old generation slows
 // every variant run after it in the same heap. `cpu` prints the CPU per request of each of five
-// rounds (the best is the figure to compare; alternate A and B runs); `cpu-profile` writes
+// rounds (IN_PROCESS_ROUNDS) (the best is the figure to compare; alternate A and B runs); `cpu-profile` writes
 // in-process.cpuprofile, `heap` in-process.heapprofile (every allocation, sampled) and
 // `heap-promoted` the same of only what outlived the young generation, in the current directory,
 // for bench/profile-summary.ts. The heap modes also print the sampled bytes a request: on a
 // shared machine whose CPU time varies by a third from run to run, they move only with the code.
-// Knobs: IN_PROCESS_REQUESTS (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20).
+// Knobs: IN_PROCESS_REQUESTS (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20),
+// IN_PROCESS_ROUNDS (cpu mode, default 5).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { loadConfig } from '../src/config.js';
@@ -29,6 +30,7 @@ const USER_QUERY = 'query($id: ID!){ user(id: $id) { id name joined } }';
 const [variantName, mode = 'cpu'] = process.argv.slice(2);
 const requests = Number(process.env.IN_PROCESS_REQUESTS ?? 20_000);
 const concurrency = Number(process.env.IN_PROCESS_CONCURRENCY ?? 20);
+const cpuRounds = Number(process.env.IN_PROCESS_ROUNDS ?? 5);
 
 const database = await createDatabase();
 const config = loadConfig({
@@ -123,7 +125,7 @@ if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode))
   await round(); // warm-up
   if (mode === 'cpu') {
     const rounds: number[] = [];
-    for (let i = 0; i < 5; i++) rounds.push(await round());
+    for (let i = 0; i < cpuRounds; i++) rounds.push(await round());
     process.stdout.write(`${variantName}: best ${Math.min(...rounds).toFixed(1)} µs CPU a request (rounds: ${rounds.map((r) => r.toFixed(0)).join(', ')})\n`);
   } else {
     const session = new Session();

@@ -460,7 +460,7 @@ async function main(): Promise<void> {
         await waitForHttp(`${target.url}/healthz`, child, 180_000);
         return {
           url: target.url,
-          measure: (scenario, label) => runScenario(scenario, target, ctx, settings, label),
+          measure: (scenario, label, timing) => runScenario(scenario, target, ctx, { ...settings, ...timing }, label),
           output: () => child.output(),
           stop: async () => {
             target.sampler.stop();
@@ -468,7 +468,9 @@ async function main(): Promise<void> {
           },
         };
       },
-      rounds: intEnv('BENCH_LIMITS_ROUNDS', 4, 1),
+      rounds: intEnv('BENCH_LIMITS_ROUNDS', 12, 1),
+      timing: { durationSeconds: intEnv('BENCH_LIMITS_DURATION', 4, 1), warmupSeconds: intEnv('BENCH_LIMITS_WARMUP', 1, 0) },
+      firstWarmupSeconds: settings.warmupSeconds,
       windowSeconds: intEnv('BENCH_LIMITS_WINDOW_S', 1, 1),
       redisUrl: redisUrl === 'none' || redisUrl === '' ? undefined : redisUrl,
       graphql: intEnv('BENCH_LIMITS_GRAPHQL', 0, 0) > 0,
