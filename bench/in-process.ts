@@ -13,7 +13,9 @@
 // for bench/profile-summary.ts. The heap modes also print the sampled bytes a request: on a
 // shared machine whose CPU time varies by a third from run to run, they move only with the code.
 // Knobs: IN_PROCESS_REQUESTS (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20),
-// IN_PROCESS_ROUNDS (cpu mode, default 5).
+// IN_PROCESS_ROUNDS (cpu mode, default 5), IN_PROCESS_BETWEEN (cpu mode: variants, comma-separated,
+// run unmeasured for as many requests between rounds, as the bench's other scenarios run between
+// a scenario's rounds in its one service process).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { loadConfig } from '../src/config.js';
@@ -111,12 +113,12 @@ if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode))
   process.exitCode = 2;
 } else {
   /** Runs `requests` requests, `concurrency` at a time; returns the process's CPU µs per request. */
-  const round = async (): Promise<number> => {
+  const round = async (of = variant): Promise<number> => {
     let started = 0;
     const before = process.cpuUsage();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (started++ < requests) await variant();
+        while (started++ < requests) await of();
       }),
     );
     const used = process.cpuUsage(before);
@@ -125,7 +127,15 @@ if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode))
   await round(); // warm-up
   if (mode === 'cpu') {
     const rounds: number[] = [];
-    for (let i = 0; i < cpuRounds; i++) rounds.push(await round());
+    const between = (process.env.IN_PROCESS_BETWEEN ?? '').split(',').filter(Boolean).map((name) => {
+      const other = variants[name];
+      if (!other) throw new Error(`IN_PROCESS_BETWEEN: no variant ${name}`);
+      return other;
+    });
+    for (let i = 0; i < cpuRounds; i++) {
+      if (i > 0) for (const other of between) await round(other);
+      rounds.push(await round());
+    }
     process.stdout.write(`${variantName}: best ${Math.min(...rounds).toFixed(1)} µs CPU a request (rounds: ${rounds.map((r) => r.toFixed(0)).join(', ')})\n`);
   } else {
     const session = new Session();
