@@ -7,7 +7,7 @@
 //
 // One variant per process, on purpose: a variant whose garbage reaches the old generation slows
 // every variant run after it in the same heap. `cpu` prints the CPU per request of each of five
-// rounds (IN_PROCESS_ROUNDS) (the best is the figure to compare; alternate A and B runs); `cpu-profile` writes
+// rounds (the best is the figure to compare; alternate A and B runs); `cpu-profile` writes
 // in-process.cpuprofile, `heap` in-process.heapprofile (every allocation, sampled) and
 // `heap-promoted` the same of only what outlived the young generation, in the current directory,
 // for bench/profile-summary.ts. The heap modes also print the sampled bytes a request: on a

@@ -35,10 +35,10 @@
 // Environment (read by run.ts): BENCH_LIMITS (0: skip the group), BENCH_LIMITS_ROUNDS (off+on
 // pairs per store and endpoint, default 12: off/on, on/off, off/on…), BENCH_LIMITS_DURATION (s a
 // run, default 4), BENCH_LIMITS_WARMUP (s of warm-up before each run, default 1; the first round's
-// runs take BENCH_WARMUP's), BENCH_LIMITS_WINDOW_S (default 1), BENCH_LIMITS_REDIS_URL (default redis://127.0.0.1:6379; "none" skips the Redis
-// store), BENCH_LIMITS_GRAPHQL (1: also GraphQL POST { me { id } }). BENCH_ONLY applies to the
-// group's name, "rate limits"; BENCH_CONNECTIONS, BENCH_POOL_SIZE and BENCH_PROFILE as for every
-// scenario.
+// runs take BENCH_WARMUP's), BENCH_LIMITS_WINDOW_S (default 1), BENCH_LIMITS_REDIS_URL (default
+// redis://127.0.0.1:6379; "none" skips the Redis store), BENCH_LIMITS_GRAPHQL (1: also GraphQL
+// POST { me { id } }). BENCH_ONLY applies to the group's name, "rate limits"; BENCH_CONNECTIONS,
+// BENCH_POOL_SIZE and BENCH_PROFILE as for every scenario.
 import { loadavg } from 'node:os';
 import type autocannon from 'autocannon';
 import { Redis } from 'ioredis';
@@ -64,13 +64,13 @@ export interface MeasuredRun {
   problem?: string;
 }
 
-/** A dedicated service process, started by run.ts with the main service's settings plus some. */
 /** How long one run and its warm-up last, s (run.ts's settings otherwise). */
 export interface RunTiming {
   durationSeconds: number;
   warmupSeconds: number;
 }
 
+/** A dedicated service process, started by run.ts with the main service's settings plus some. */
 export interface LimitsService {
   url: string;
   /** One measured run with its warm-up, as run.ts runs every scenario (profiled with BENCH_PROFILE), timed as given. */
