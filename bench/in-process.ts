@@ -108,8 +108,11 @@ const variants: Record<string, () => Promise<void>> = {
   healthz: () => call(yoga, '/healthz'),
 };
 const variant = variantName && variants[variantName];
-if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode)) {
+const betweenNames = (process.env.IN_PROCESS_BETWEEN ?? '').split(',').filter(Boolean);
+const between = betweenNames.flatMap((name) => variants[name] ?? []);
+if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode) || between.length < betweenNames.length) {
   process.stderr.write(`usage: tsx bench/in-process.ts <${Object.keys(variants).join(' | ')}> [cpu | cpu-profile | heap | heap-promoted]\n`);
+  process.stderr.write('       IN_PROCESS_BETWEEN: variants of the list above, comma-separated\n');
   process.exitCode = 2;
 } else {
   /** Runs `requests` requests, `concurrency` at a time; returns the process's CPU µs per request. */
@@ -127,11 +130,6 @@ if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode))
   await round(); // warm-up
   if (mode === 'cpu') {
     const rounds: number[] = [];
-    const between = (process.env.IN_PROCESS_BETWEEN ?? '').split(',').filter(Boolean).map((name) => {
-      const other = variants[name];
-      if (!other) throw new Error(`IN_PROCESS_BETWEEN: no variant ${name}`);
-      return other;
-    });
     for (let i = 0; i < cpuRounds; i++) {
       if (i > 0) for (const other of between) await round(other);
       rounds.push(await round());

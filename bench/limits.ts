@@ -167,11 +167,22 @@ export function medianInterval(xs: number[], confidence = 0.95): { low: number; 
   }
   return best;
 }
+/** The order of a round's two runs: off/on, on/off, off/on…, so that neither mode always goes first. */
+export const roundOrder = (round: number): Mode[] => (round % 2 ? ['off', 'on'] : ['on', 'off']);
+
+type RunRate = Pick<Run, 'round' | 'mode' | 'reqPerSec'>;
+
+/** The estimate the verdict used until 29 November, printed beside it: 1 − median on ÷ median off over all runs, in %. */
+export function pooledCost(runs: RunRate[]): number {
+  const of = (mode: Mode) => median(runs.filter((r) => r.mode === mode).map((r) => r.reqPerSec));
+  return (1 - of('on') / of('off')) * 100;
+}
+
 /**
  * The verdict's estimate from one store's and endpoint's runs: the median over rounds of on ÷ off
  * within the round, its cost (1 − that, in %) and an interval for that cost.
  */
-export function pairedCost(runs: Pick<Run, 'round' | 'mode' | 'reqPerSec'>[]) {
+export function pairedCost(runs: RunRate[]) {
   const off = new Map(runs.filter((r) => r.mode === 'off').map((r) => [r.round, r.reqPerSec]));
   const pairs = runs.filter((r) => r.mode === 'on').map((r) => r.reqPerSec / (off.get(r.round) ?? NaN));
   const paired = median(pairs);
@@ -265,10 +276,8 @@ export async function runLimitsBench(o: LimitsBenchOptions): Promise<LimitsBench
           if (problems.length) invalid.set(id, problems.map((p) => `check request ${p}`));
           if (problems.length) o.progress(`${LIMITS_GROUP}, ${id}: ${problems.join('; ')}`);
           for (let round = 1; round <= o.rounds; round++) {
-            // off/on, on/off, off/on…: neither mode always goes first.
-            const order: Mode[] = round % 2 ? ['off', 'on'] : ['on', 'off'];
             const timing = round === 1 ? { ...o.timing, warmupSeconds: o.firstWarmupSeconds } : o.timing;
-            for (const mode of order) {
+            for (const mode of roundOrder(round)) {
               const label = `limits ${mode}, ${store.name}, ${endpoint.name} #${round}`;
               const scenario: Scenario = { name: label, target: 'service', request: () => endpoint.request(keys[mode]) };
               const before = redis && store.env.REDIS_URL && mode === 'on' ? await scriptStats(redis) : undefined;
@@ -347,11 +356,9 @@ export async function runLimitsBench(o: LimitsBenchOptions): Promise<LimitsBench
       const off = median(of('off').map((r) => r.reqPerSec));
       const on = median(of('on').map((r) => r.reqPerSec));
       const ratio = on / off;
-      const costPercent = (1 - ratio) * 100;
+      const costPercent = pooledCost(mine);
       const { pairs, paired, pairedCostPercent, costInterval } = pairedCost(mine);
-      const intervalText = costInterval
-        ? `${(costInterval.coverage * 100).toFixed(0)} % interval ${signedPercent(costInterval.low)} to ${signedPercent(costInterval.high)}`
-        : 'too few rounds for an interval';
+      const interval = costInterval && `${signedPercent(costInterval.low)} … ${signedPercent(costInterval.high)}`;
       const offUs = median(of('off').map((r) => r.cpuUsPerReq));
       const onUs = median(of('on').map((r) => r.cpuUsPerReq));
       const cpuCostPercent = (onUs / offUs - 1) * 100;
@@ -369,7 +376,7 @@ export async function runLimitsBench(o: LimitsBenchOptions): Promise<LimitsBench
         signedPercent(costPercent),
         paired.toFixed(3),
         signedPercent(pairedCostPercent),
-        costInterval ? `${signedPercent(costInterval.low)} … ${signedPercent(costInterval.high)}` : 'n/a',
+        interval ?? 'n/a',
         fixed(median(of('off').map((r) => r.p99))),
         fixed(median(of('on').map((r) => r.p99))),
         fixed(offUs),
@@ -379,7 +386,8 @@ export async function runLimitsBench(o: LimitsBenchOptions): Promise<LimitsBench
       const ok = !problems.length && pairedCostPercent < GOAL_COST_PERCENT;
       verdicts.push(
         `${ok ? 'PASS' : 'MISS'}  ${LIMITS_GROUP}, ${id}: limits on cost ${signedPercent(pairedCostPercent)} of req/s` +
-          ` (paired: median of ${pairs.length} rounds' on ÷ off, ${paired.toFixed(3)}; ${intervalText};` +
+          ` (paired: median of ${pairs.length} rounds' on ÷ off, ${paired.toFixed(3)};` +
+          ` ${costInterval ? `${(costInterval.coverage * 100).toFixed(0)} % interval ${interval}` : 'too few rounds for an interval'};` +
           ` medians over all runs ${signedPercent(costPercent)}; goal < ${GOAL_COST_PERCENT} %)${problems.length ? `; ${problems.join('; ')}` : ''}`,
       );
       if (scriptUs !== undefined) {

@@ -2,30 +2,23 @@
 // within a round: the machine's drift between rounds, which a ratio of medians over all runs
 // reads as a cost, does not move it, and its interval is the one order statistics give.
 import { describe, expect, it } from 'vitest';
-import { medianInterval, pairedCost } from '../bench/limits.js';
+import { medianInterval, pairedCost, pooledCost, roundOrder } from '../bench/limits.js';
 
-/** Rounds alternating off/on, on/off, … as the bench runs them, each at the machine's speed of the moment. */
-const rounds = (speeds: number[], onOverOff: (round: number) => number) =>
-  speeds.flatMap((speed, i) => {
-    const round = i + 1;
-    const off = { round, mode: 'off' as const, reqPerSec: speed };
-    const on = { round, mode: 'on' as const, reqPerSec: speed * onOverOff(round) };
-    return round % 2 ? [off, on] : [on, off];
-  });
+/**
+ * `rounds` rounds of runs in the bench's order, in time order; `reqPerSec` gives each run its
+ * figure from its mode, its round and its place in time (0, 1, 2…).
+ */
+const runsOf = (rounds: number, reqPerSec: (mode: 'on' | 'off', round: number, at: number) => number) =>
+  Array.from({ length: rounds }, (_, i) => i + 1).flatMap((round) =>
+    roundOrder(round).map((mode, j) => ({ round, mode, reqPerSec: reqPerSec(mode, round, 2 * (round - 1) + j) })),
+  );
 
 describe('the rate-limit verdict', () => {
   it('reads no cost from a machine that slows down mid-run, where the medians over all runs read 17 %', () => {
-    // 12 rounds, 24 runs in time order; the machine drops from 6,000 to 4,000 req/s after the 13th
-    // (round 7's "off"), and within every round limits on and off do the same.
-    const runs = Array.from({ length: 24 }, (_, i) => {
-      const round = (i >> 1) + 1;
-      const first = round % 2 ? 'off' : 'on';
-      const mode = i % 2 ? (first === 'off' ? 'on' : 'off') : first;
-      return { round, mode: mode as 'on' | 'off', reqPerSec: i < 13 ? 6000 : 4000 };
-    });
-    const median = (xs: number[]) => (xs.sort((a, b) => a - b), (xs[5]! + xs[6]!) / 2);
-    const of = (mode: string) => median(runs.filter((r) => r.mode === mode).map((r) => r.reqPerSec));
-    expect(1 - of('on') / of('off')).toBeCloseTo(1 / 6, 3);
+    // The machine drops from 6,000 to 4,000 req/s after the 13th run (round 7's "off"); within
+    // every round limits on and off do the same.
+    const runs = runsOf(12, (_mode, _round, at) => (at < 13 ? 6000 : 4000));
+    expect(pooledCost(runs)).toBeCloseTo(100 / 6, 3);
     const { paired, pairedCostPercent, costInterval } = pairedCost(runs);
     expect(paired).toBe(1);
     expect(pairedCostPercent).toBe(0);
@@ -36,7 +29,8 @@ describe('the rate-limit verdict', () => {
   it('reads a real cost of 8 % as 8 %, and its interval holds it', () => {
     const speeds = [5400, 6100, 4800, 5200, 5900, 4500, 5000, 5600, 4700, 6000, 5300, 4900];
     const noise = [1.02, 0.97, 1.01, 0.99, 1.03, 0.98, 1.0, 1.02, 0.96, 1.01, 0.99, 1.0];
-    const { pairedCostPercent, costInterval } = pairedCost(rounds(speeds, (round) => 0.92 * noise[round - 1]!));
+    const runs = runsOf(12, (mode, round) => speeds[round - 1]! * (mode === 'on' ? 0.92 * noise[round - 1]! : 1));
+    const { pairedCostPercent, costInterval } = pairedCost(runs);
     expect(pairedCostPercent).toBeCloseTo(8, 0);
     expect(costInterval!.low).toBeLessThan(8);
     expect(costInterval!.high).toBeGreaterThan(8);
