@@ -41,7 +41,9 @@ import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from '
 import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
+import { MAX_CONNECTION_LIMIT } from '../src/config.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
+import { DESCRIPTOR_HEADROOM, openFileLimit } from '../src/http/connection-limits.js';
 import { overHttp, signIn } from './lib/accounts.js';
 import { createDatabase, serverVersion } from './lib/database.js';
 import { load, probe } from './lib/load.js';
@@ -71,6 +73,21 @@ const BENCH_RATE_LIMITS = {
   // bench/webhooks.ts commits its events as page views from one address.
   RATE_LIMIT_PAGE_VIEWS: `${BENCH_PRO_LIMIT}/1s`,
 };
+
+/**
+ * Connection limits no scenario reaches: bench/subscriptions.ts opens its thousands of SSE
+ * subscribers as one caller from one address, and the server may hold as many sockets as the
+ * process may open besides what it needs otherwise (so it logs no descriptor warning).
+ */
+function benchConnectionLimits(poolSize: number): Record<string, string> {
+  const files = openFileLimit();
+  const sockets = files === undefined ? MAX_CONNECTION_LIMIT : files - poolSize - DESCRIPTOR_HEADROOM;
+  return {
+    SUBSCRIPTIONS_PER_CALLER: String(MAX_CONNECTION_LIMIT),
+    CONNECTIONS_PER_ADDRESS: String(MAX_CONNECTION_LIMIT),
+    MAX_CONNECTIONS: String(Math.max(1, Math.min(MAX_CONNECTION_LIMIT, sockets))),
+  };
+}
 
 function intEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -391,6 +408,7 @@ async function main(): Promise<void> {
     // warn: no per-request log line (the service logs every request at info).
     LOG_LEVEL: 'warn',
     ...BENCH_RATE_LIMITS,
+    ...benchConnectionLimits(settings.poolSize),
     ...profiling.env,
     ...extra,
   });

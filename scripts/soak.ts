@@ -6,10 +6,15 @@
 // `after` after any drop. Then SOAK_CLIENTS (200) concurrent clients send mixed traffic for
 // SOAK_DURATION_S (600) seconds, while it kills one instance with SIGKILL and starts it again,
 // restarts PostgreSQL, stops Redis for 10 s, and cuts instance A alone off from Redis for 10 s (a
-// partition: A reaches Redis through a TCP proxy, B directly). At the end it proves, against the database's own
-// event list (the Event table, cross-checked with GET /api/v1/events):
+// partition: A reaches Redis through a TCP proxy, B directly). One client class retries every write
+// under an Idempotency-Key (soak/idempotent-writer.ts), and once B is back a flood of idle
+// WebSocket upgrades from one address hits both instances (soak/flood.ts). At the end it proves,
+// against the database's own event list (the Event table, cross-checked with GET /api/v1/events):
 // - every committed event reached every subscriber and every receiver (duplicates counted);
 // - every page view answered 202 and every lesson published has its event;
+// - every Idempotency-Key changed the database at most once (exactly once when acknowledged), and
+//   every replay matched its original byte for byte;
+// - the flood was refused past the per-address cap and its idle sockets closed (4408, 4403);
 // - no request failed except the 503s and 429s the contract allows (each justified: see checks.ts);
 // - no instance crashed; RSS of each was flat over the last minute (the last third of shorter runs);
 // and prints p99 latency per kind of traffic and a summary table. Exit code 1 when any check fails.
@@ -30,6 +35,7 @@ import { startCluster, type Cluster } from './soak/cluster.js';
 import { startInfra, type Infra } from './soak/infra.js';
 import { startReceivers, type ReceiverSpec, type Receivers } from './soak/receivers.js';
 import { startSseSubscriber, startWsSubscriber, type Subscriber } from './soak/subscribers.js';
+import { floodSockets, type FloodResult } from './soak/flood.js';
 import { startTraffic, type Kind } from './soak/traffic.js';
 
 const DURATION_S = Number(process.env.SOAK_DURATION_S ?? 600);
@@ -45,6 +51,10 @@ const REDIS_DOWN_MS = 10_000;
 const PARTITION_MS = 10_000;
 const INSTANCE_DOWN_MS = 1_000;
 const SLOW_RECEIVER_MS = 1_000;
+/** Open WebSocket and SSE connections per address; the flood sends more than this to each instance. */
+const CONNECTIONS_PER_ADDRESS = 64;
+const FLOOD_PER_INSTANCE = 100;
+const FLOOD_ADDRESS = '10.99.0.1';
 const EVENT_NAMES = ['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit'];
 const JWT_SECRET = 'soak-signing-key-of-at-least-32-characters';
 
@@ -117,13 +127,19 @@ async function login(email: string): Promise<string> {
   return (await must('POST', '/api/auth/login', 200, undefined, { email, password: account.password })).token as string;
 }
 
-/** Every event after `position` (and any not positioned yet), in commit order, from the Event table. */
-async function storedEvents(position: number): Promise<(StoredEvent & { type: string; positioned: boolean })[]> {
-  const rows = await sql<{ id: string; position: string | null; type: string }>(
-    `SELECT id, position::text AS position, payload->>'event' AS type FROM "Event" WHERE position > $1 OR position IS NULL ORDER BY "Event".position NULLS LAST, id`,
-    [position],
+/**
+ * Every event after `position` (and any not positioned yet), in commit order, from the Event table,
+ * with whether a MEMBER (the subscribers' and the list's caller) may see it: not about a draft,
+ * and not about another learner (CONTRACT.md, "Who sees an event").
+ */
+async function storedEvents(position: number, memberId: string): Promise<(StoredEvent & { type: string; positioned: boolean; memberSees: boolean })[]> {
+  const rows = await sql<{ id: string; position: string | null; type: string; member_sees: boolean }>(
+    `SELECT id, position::text AS position, payload->>'event' AS type,
+            NOT "adminOnly" AND ("ownerId" IS NULL OR "ownerId" = $2) AS member_sees
+       FROM "Event" WHERE position > $1 OR position IS NULL ORDER BY "Event".position NULLS LAST, id`,
+    [position, memberId],
   );
-  return rows.map((r) => ({ id: r.id, position: r.position === null ? Infinity : Number(r.position), type: r.type, positioned: r.position !== null }));
+  return rows.map((r) => ({ id: r.id, position: r.position === null ? Infinity : Number(r.position), type: r.type, positioned: r.position !== null, memberSees: r.member_sees }));
 }
 
 /** The same list through the API (GET /api/v1/events, paged with `after`). */
@@ -165,6 +181,7 @@ async function main(): Promise<number> {
     // Retries that fit in the run (the flaky receiver's 500s, attempts cut by the kill).
     WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,10s,30s,1m,5m',
     WEBHOOK_TIMEOUT_MS: '5000',
+    CONNECTIONS_PER_ADDRESS: String(CONNECTIONS_PER_ADDRESS),
   };
   receivers = startReceivers();
   // Instance A reaches Redis through a proxy that the partition cuts; B reaches it directly.
@@ -227,12 +244,16 @@ async function main(): Promise<number> {
   const trafficStart = Date.now();
   log(`traffic: ${CLIENTS} clients for ${DURATION_S} s`);
   const at = (fraction: number) => sleep(Math.max(0, trafficStart + fraction * DURATION_S * 1000 - Date.now()));
+  let flood: Promise<FloodResult[]> | undefined;
   const timeline = (async () => {
     await at(0.15);
     log('fault: kill -9 instance B, then start it again');
     const kill = await cluster.killAndRestart(1, INSTANCE_DOWN_MS);
     faults.push({ fault: 'kill', instance: 1, from: kill.killedAt, to: kill.backAt });
     log(`fault over: B back after ${((kill.backAt - kill.killedAt) / 1000).toFixed(1)} s`);
+    // With both instances up: the sockets of one address, past its cap, while the traffic goes on.
+    log(`flood: ${FLOOD_PER_INSTANCE} WebSocket upgrades to each instance from ${FLOOD_ADDRESS} (cap ${CONNECTIONS_PER_ADDRESS}), none initialised`);
+    flood = floodSockets(cluster!, FLOOD_ADDRESS, FLOOD_PER_INSTANCE);
     await at(0.3);
     log(`fault: restart PostgreSQL (down ${POSTGRES_DOWN_MS / 1000} s)`);
     const pgWindow: FaultWindow = { fault: 'postgres', from: Date.now(), to: Infinity };
@@ -272,12 +293,13 @@ async function main(): Promise<number> {
 
   // The drain: until everything arrived or SOAK_DRAIN_S passed.
   const drainDeadline = Date.now() + DRAIN_S * 1000;
-  let events = await storedEvents(baseline.position);
+  let events = await storedEvents(baseline.position, memberMe.id as string);
+  const seenByMember = () => events.filter((e) => e.memberSees);
   const expectedFor = (spec: ReceiverSpec) => events.filter((e) => spec.events.includes(e.type)).map((e) => e.id);
   for (;;) {
-    events = await storedEvents(baseline.position);
+    events = await storedEvents(baseline.position, memberMe.id as string);
     const positioned = events.every((e) => e.positioned);
-    const subscribersDone = positioned && subscribers.every((s) => checkStream(events, s.connections).missing === 0);
+    const subscribersDone = positioned && subscribers.every((s) => checkStream(seenByMember(), s.connections).missing === 0);
     let receiversDone = false;
     if (positioned) {
       for (const e of endpoints) await receivers.expect(e.port, expectedFor(e.spec));
@@ -293,21 +315,23 @@ async function main(): Promise<number> {
   const checks: Check[] = [];
   const unpositioned = events.filter((e) => !e.positioned);
   const positionedEvents = events.filter((e) => e.positioned);
+  // What the MEMBER subscribers and the MEMBER's list must show: the edits of drafts are not theirs.
+  const memberEvents = positionedEvents.filter((e) => e.memberSees);
   checks.push({ name: 'every committed event positioned by the relay', pass: unpositioned.length === 0, detail: `${positionedEvents.length} events after the baseline, ${unpositioned.length} never positioned` });
 
   const listed = await listedEvents(member, baseline.id);
-  const firstDifference = positionedEvents.findIndex((e, i) => listed[i] !== e.id);
-  const sameList = listed.length === positionedEvents.length && firstDifference < 0;
+  const firstDifference = memberEvents.findIndex((e, i) => listed[i] !== e.id);
+  const sameList = listed.length === memberEvents.length && firstDifference < 0;
   checks.push({
-    name: 'GET /api/v1/events = the Event table',
+    name: 'GET /api/v1/events = the Event table, as a MEMBER sees it',
     pass: sameList,
-    detail: `${listed.length} listed, ${positionedEvents.length} stored` +
-      (sameList ? ', same ids in the same order' : `, they DIFFER from #${firstDifference}: listed ${listed[firstDifference]}, stored ${positionedEvents[firstDifference]?.id} (position ${positionedEvents[firstDifference]?.position})`),
+    detail: `${listed.length} listed, ${memberEvents.length} stored that a MEMBER sees (of ${positionedEvents.length})` +
+      (sameList ? ', same ids in the same order' : `, they DIFFER from #${firstDifference}: listed ${listed[firstDifference]}, stored ${memberEvents[firstDifference]?.id} (position ${memberEvents[firstDifference]?.position})`),
   });
 
   const subscriberRows: string[][] = [];
   for (const s of subscribers) {
-    const c = checkStream(positionedEvents, s.connections);
+    const c = checkStream(memberEvents, s.connections);
     const drops = [...s.drops].map(([reason, d]) => `${reason} ×${d.count} (first +${fixed((d.firstAt - trafficStart) / 1000)} s)`).join(', ') || 'none';
     const pass = c.missing === 0 && c.outOfOrder === 0 && c.unexpected === 0 && s.badErrors.length === 0;
     subscriberRows.push([s.name, String(c.received), String(c.missing), String(c.duplicates), String(c.outOfOrder), String(s.connections.length - 1), drops]);
@@ -371,6 +395,39 @@ async function main(): Promise<number> {
     detail: `${traffic.recorded.pageViews.size} page views acknowledged (${lostViews.length} without analytics.hit), ${traffic.recorded.published.size} lessons published (${lostPublished.length} without lesson.published)`,
   });
 
+  // Idempotent writes: each key changed the database at most once, and exactly once if it succeeded.
+  const idem = traffic.recorded.idempotent;
+  const titles = new Map(
+    (await sql<{ title: string; n: number }>(`SELECT title, count(*)::int AS n FROM "Lesson" WHERE title LIKE 'Idem soak-idem-%' GROUP BY title`)).map((r) => [r.title, r.n]),
+  );
+  const publishedCount = new Map(
+    (await sql<{ lesson: string; n: number }>(`SELECT payload->>'lessonId' AS lesson, count(*)::int AS n FROM "Event" WHERE type = 'lesson.published' GROUP BY 1`)).map((r) => [r.lesson, r.n]),
+  );
+  const wrongKeys: string[] = [];
+  let succeededKeys = 0;
+  for (const [key, k] of idem.keys) {
+    const n = k.request === 'create' ? (titles.get(k.title!) ?? 0) : (publishedCount.get(k.lessonId!) ?? 0);
+    if (k.succeeded) succeededKeys++;
+    if (n > 1 || (k.succeeded && n !== 1)) wrongKeys.push(`${key} (${k.request}): ${n} in the database${k.succeeded ? ', acknowledged' : ''}`);
+  }
+  checks.push({
+    name: 'idempotent writes: every key changed the database once at most, replays byte for byte',
+    pass: wrongKeys.length === 0 && idem.replayMismatches.length === 0 && idem.replays > 0,
+    detail: `${idem.keys.size} keys (${succeededKeys} acknowledged), ${wrongKeys.length} wrong${wrongKeys.length ? ` (${wrongKeys.slice(0, 3).join('; ')})` : ''}; ${idem.replays} replays compared, ${idem.replayMismatches.length} differed${idem.replayMismatches.length ? ` (${idem.replayMismatches.slice(0, 3).join('; ')})` : ''}`,
+  });
+
+  // The socket flood: past the cap refused before opening, every opened socket closed by the server.
+  const floods = flood ? await flood : [];
+  // An idle socket holds its slot until the init timeout; a refused token frees its slot at once.
+  const floodBad = floods.filter((f) => f.other.length > 0 || f.refused429 === 0 || f.closed4408 > CONNECTIONS_PER_ADDRESS);
+  checks.push({
+    name: `socket flood: ${FLOOD_PER_INSTANCE} upgrades per instance from one address, cap ${CONNECTIONS_PER_ADDRESS}`,
+    pass: floods.length === INSTANCES && floodBad.length === 0,
+    detail: floods.length
+      ? floods.map((f) => `${f.instance}: ${f.refused429} refused 429, ${f.closed4408} closed 4408, ${f.closed4403} closed 4403${f.other.length ? `, ${f.other.length} other (${[...new Set(f.other)].slice(0, 3).join('; ')})` : ''}`).join(' | ')
+      : 'the flood never ran',
+  });
+
   // Requests.
   const verdicts = new Map<Kind, Map<Verdict, number>>();
   const failures = new Map<string, number>();
@@ -392,7 +449,7 @@ async function main(): Promise<number> {
   checks.push({
     name: 'no request failed beyond the contract',
     pass: count('failed') === 0,
-    detail: `${totalRequests} requests: ${count('ok')} ok, ${count('allowed 429')} 429 (earned), ${count('allowed 503')} 503 (PostgreSQL down), ${count('cut by kill -9')} cut by kill -9, ${count('failed')} failed${failures.size ? `: ${[...failures].map(([k, n]) => `${k} ×${n}`).join('; ')}` : ''}`,
+    detail: `${totalRequests} requests: ${count('ok')} ok, ${count('allowed 429')} 429 (earned), ${count('allowed 503')} 503 (PostgreSQL down), ${count('allowed 409')} 409 (an idempotent resend in progress), ${count('cut by kill -9')} cut by kill -9, ${count('failed')} failed${failures.size ? `: ${[...failures].map(([k, n]) => `${k} ×${n}`).join('; ')}` : ''}`,
   });
   checks.push({
     name: 'no instance crashed',

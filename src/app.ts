@@ -4,8 +4,6 @@
 // No listen here: server.ts and the tests do that.
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -35,18 +33,18 @@ import type { Metrics } from './metrics.js';
 import type { EventBus } from './modules/events/bus.js';
 import type { OnCommitted } from './modules/events/outbox.js';
 import { useSharedSubscriptions } from './modules/events/shared-execution.js';
+import { AddressConnections, useStreamConnectionLimit } from './http/connection-limits.js';
 import { useSubscriptionSSE } from './graphql/sse-result.js';
 import { parserCaches, persistedQueryStore } from './graphql/document-caches.js';
 import { useQueryCost } from './graphql/use-query-cost.js';
+import { useQueryLimits } from './graphql/use-query-limits.js';
+import { useDirectiveArguments } from './graphql/use-directive-arguments.js';
 import { useNoNul } from './graphql/use-no-nul.js';
+import { useIdempotency } from './graphql/use-idempotency.js';
 import type { RateLimitStore } from './modules/limits/index.js';
 import { useOperationLimits } from './modules/limits/operation-limits.js';
 import { useRateLimitBudget } from './modules/limits/use-budget.js';
 import { createServices, type Services } from './services.js';
-
-/** The contract's query limits: depth 12 (introspection exempt), 50 aliases (of any field: graphql-armor exempts `__typename` by default). */
-const MAX_DEPTH = { n: 12, ignoreIntrospection: true, flattenFragments: true } as const;
-const MAX_ALIASES = { n: 50, allowList: [] };
 
 const GRAPHQL_PATH = '/graphql';
 /** graphql-sse's single-connection mode (reservation PUT, then the stream). */
@@ -81,6 +79,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
   const persistedQueries = persistedQueryStore();
   // The documents whose results are never stored, so never looked up (response-cache.ts).
   const neverCached = neverCachedDocuments(schema);
+  // WebSocket and SSE connections open per client address (CONNECTIONS_PER_ADDRESS).
+  const connections = new AddressConnections(config.connectionsPerAddress);
   const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
   const yoga = createYoga<NodeServerContext, RequestContext>({
     schema,
@@ -115,6 +115,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useCors(),
       // GET /, /reference, /console, GraphiQL's page and their static files, before the budget: pages are not limited.
       usePages({ graphiql: config.graphiql, rateLimit: config.rateLimit, graphqlPath: GRAPHQL_PATH }),
+      // An SSE stream over CONNECTIONS_PER_ADDRESS is a 429 before it costs budget or work.
+      useStreamConnectionLimit({ connections, graphqlPaths: GRAPHQL_PATHS, metrics }),
       useRateLimitBudget({ limits: services.limits, graphqlPaths: GRAPHQL_PATHS }),
       // HEAD of a GraphQL query: its GET without the content (GraphiQL's page has its own, above);
       // OPTIONS (not a preflight) and the methods GraphQL does not use: 204 or 405 with Allow, as on REST paths.
@@ -123,6 +125,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // own cached result), are answered here (see useResponseCacheHits).
       useResponseCacheHits({ cache: responseCache.cache, path: GRAPHQL_PATH, persistedDocument: (hash) => persistedQueries.get(hash), neverCached }),
       useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
+      // Idempotency-Key on a GraphQL mutation (POST), keyed in the store REST uses.
+      useIdempotency({ path: GRAPHQL_PATH, schema }),
       // Public reads that declare `cached` (GET /api/users/{id}) go through the response cache.
       useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS, reads: cachedReads(responseCache.cache) }),
       // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).
@@ -133,15 +137,16 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // The checks that refuse an operation as it is about to run come before the response cache,
       // whose plugin wraps the execution (and warned on the console each time a later plugin
       // refused one instead), and before the operation limits (a refused operation is not counted).
+      useDirectiveArguments(),
       useNoNul(),
       useQueryCost(),
       ...useCachedQueries({ cache: responseCache.cache, path: GRAPHQL_PATH, neverCached }),
       useDeferStream(),
       useBadRequestStatus(),
-      useSharedSubscriptions(),
+      useSharedSubscriptions({ perCaller: config.subscriptionsPerCaller }),
       useSubscriptionSSE([GRAPHQL_PATH]),
-      maxDepthPlugin(MAX_DEPTH),
-      maxAliasesPlugin(MAX_ALIASES),
+      // Depth 12 and 50 aliases, refused as validation errors.
+      ...useQueryLimits(),
       ...useOperationLimits({ config, limits: services.limits, log }),
       ...plugins,
     ],
@@ -159,6 +164,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
 
   return {
     yoga,
+    /** The WebSocket and SSE connections open per client address, counted by the SSE plugin above and the WebSocket upgrade (src/graphql/ws.ts). */
+    connections,
     /** The context of an operation on a WebSocket (its connection's upgrade request and credentials). */
     webSocketContext: (req: IncomingMessage, authorization: string | undefined) => {
       const apiKey = req.headers['x-api-key'];

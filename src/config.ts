@@ -59,6 +59,11 @@ export const MAX_RATE_WINDOW_MS = 30 * DAY_MS;
 export const MAX_BODY_LIMIT_BYTES = 104_857_600;
 /** SUBSCRIPTION_BUFFER: each instance keeps one ring of this many events in memory. */
 export const MAX_SUBSCRIPTION_BUFFER = 100_000;
+/**
+ * SUBSCRIPTIONS_PER_CALLER, CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS: a million, about the most
+ * file descriptors a Linux process is usually allowed (fs.nr_open's default, 1048576).
+ */
+export const MAX_CONNECTION_LIMIT = 1_000_000;
 
 const retrySchedule = z.string().transform((value, ctx) => {
   const delays = value.split(',').map(parseDuration);
@@ -148,6 +153,9 @@ const envSchema = z.object({
   EVENT_RETENTION_DAYS: int(1, MAX_RETENTION_DAYS).default(7),
   SUBSCRIPTION_BUFFER: int(1, MAX_SUBSCRIPTION_BUFFER).default(1000),
   SSE_RESERVATION_TTL: duration(MAX_SSE_RESERVATION_TTL_MS).default(30_000),
+  SUBSCRIPTIONS_PER_CALLER: int(1, MAX_CONNECTION_LIMIT).default(100),
+  CONNECTIONS_PER_ADDRESS: int(1, MAX_CONNECTION_LIMIT).default(256),
+  MAX_CONNECTIONS: int(1, MAX_CONNECTION_LIMIT).default(10_000),
   DB_POOL_SIZE: int(1, 1000).default(20),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -195,6 +203,12 @@ export type Config = Readonly<{
   subscriptionBuffer: number;
   /** How long a graphql-sse reservation waits for its stream before it is ended. */
   sseReservationTtlMs: number;
+  /** Open subscriptions one caller (user) may hold on this instance, on every transport together. */
+  subscriptionsPerCaller: number;
+  /** Open WebSocket and SSE connections from one client address. */
+  connectionsPerAddress: number;
+  /** Sockets the server holds at once. */
+  maxConnections: number;
   dbPoolSize: number;
   logLevel: string;
   seed: boolean;
@@ -265,6 +279,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     subscriptionBuffer: e.SUBSCRIPTION_BUFFER,
     sseReservationTtlMs: e.SSE_RESERVATION_TTL,
+    subscriptionsPerCaller: e.SUBSCRIPTIONS_PER_CALLER,
+    connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
+    maxConnections: e.MAX_CONNECTIONS,
     dbPoolSize: e.DB_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
     seed: !production && e.SEED === 'auto',

@@ -9,8 +9,16 @@ export const errorStatus = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** An Idempotency-Key sent again with another method, path or body. */
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  /** One more subscription than SUBSCRIPTIONS_PER_CALLER. */
+  TOO_MANY_SUBSCRIPTIONS: 429,
+  /** One more WebSocket or SSE connection than CONNECTIONS_PER_ADDRESS. */
+  TOO_MANY_CONNECTIONS: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const;
@@ -45,6 +53,18 @@ export const unauthenticated = () => new AppError('UNAUTHENTICATED', MISSING_OR_
 export const forbidden = () => new AppError('FORBIDDEN', 'Forbidden');
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+/** A write's If-Match named no current version of its resource: nothing was changed. */
+export const preconditionFailed = () => new AppError('PRECONDITION_FAILED', 'Precondition failed');
+/**
+ * A write's precondition on its resource's current representation (the body its GET answers),
+ * e.g. If-Match: checked in the write's transaction with the resource's row locked, before it
+ * changes anything. False: the write is refused with preconditionFailed.
+ */
+export type Precondition<V> = (current: V) => boolean;
+/** Throws preconditionFailed unless `precondition` (if any) holds for `current`. */
+export function assertPrecondition<V>(precondition: Precondition<V> | undefined, current: V): void {
+  if (precondition && !precondition(current)) throw preconditionFailed();
+}
 /** 405 for `method` on `path`, naming the methods it takes in `Allow` and in `details.allow`. */
 export const methodNotAllowed = (method: string, path: string, allow: readonly string[]) =>
   new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}`, {

@@ -18,6 +18,14 @@ const WEBHOOK_OUTCOMES: Record<Outcome, string> = {
   RELEASED: 'released',
 };
 
+/**
+ * Why a connection was refused, or closed before it served anything: one more from an address
+ * than CONNECTIONS_PER_ADDRESS, one more than MAX_CONNECTIONS while every socket was busy, a
+ * WebSocket's connection_init without valid credentials, or none within the wait.
+ */
+export const CONNECTION_REFUSAL_REASONS = ['per_address', 'max_connections', 'websocket_credentials', 'websocket_init_timeout'] as const;
+export type ConnectionRefusalReason = (typeof CONNECTION_REFUSAL_REASONS)[number];
+
 export function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
@@ -54,6 +62,13 @@ export function createMetrics() {
   });
   // Every outcome from zero, so rate() and alerts work before the first failure ever happens.
   for (const outcome of Object.values(WEBHOOK_OUTCOMES)) webhookAttempts.inc({ outcome }, 0);
+  const connectionsRefused = new Counter({
+    name: 'learnstream_connections_refused_total',
+    help: 'Connections refused or closed before they served anything, by reason (per_address, max_connections, websocket_credentials, websocket_init_timeout)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  for (const reason of CONNECTION_REFUSAL_REASONS) connectionsRefused.inc({ reason }, 0);
   const subscriptionsOpen = new Gauge({
     name: 'learnstream_subscriptions_open',
     help: 'GraphQL subscriptions currently open on this instance (SSE, graphql-sse and WebSocket)',
@@ -69,6 +84,8 @@ export function createMetrics() {
       httpDuration.observe(values, seconds);
     },
     rateLimitRefusal: (route: string, transport: 'http' | 'websocket'): void => rateLimitRefusals.inc({ route, transport }),
+    /** A connection refused by CONNECTIONS_PER_ADDRESS or MAX_CONNECTIONS, or a WebSocket closed before its connection_init was accepted. */
+    connectionRefused: (reason: ConnectionRefusalReason): void => connectionsRefused.inc({ reason }),
     subscriptionOpened: (): void => subscriptionsOpen.inc(),
     subscriptionClosed: (): void => subscriptionsOpen.dec(),
     /** For the relay. */

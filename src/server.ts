@@ -16,6 +16,8 @@ import { createResponseCache, invalidateOnEvents, responseCachePrefix } from './
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { readNodeBody } from './http/body.js';
 import { answerClientError } from './http/client-error.js';
+import { DESCRIPTOR_HEADROOM, limitSockets, openFileLimit } from './http/connection-limits.js';
+import { clientAddress } from './http/plugins/use-request-context.js';
 import { createEventBus, eventChannel, type EventBus } from './modules/events/bus.js';
 import { newestPosition, storedEvents } from './modules/events/stored.js';
 import { createRateLimitStore, rateLimitPrefix } from './modules/limits/index.js';
@@ -43,6 +45,11 @@ export interface StartOptions {
    * the child's start-up where hundreds of short-lived servers start (the tests).
    */
   migrateInProcess?: boolean;
+  /**
+   * How long a WebSocket may wait before its connection_init, in ms (default
+   * WEBSOCKET_INIT_TIMEOUT_MS, the contract's 10 s). Not configuration: tests shorten it.
+   */
+  webSocketInitTimeoutMs?: number;
 }
 
 /**
@@ -57,6 +64,8 @@ export interface Service {
   metrics: Metrics;
   yoga: App['yoga'];
   webSocketContext: App['webSocketContext'];
+  /** WebSocket and SSE connections open per client address. */
+  connections: App['connections'];
   /** Wake the event relay and the webhook worker: set by whoever runs the workers. */
   wakers: { relay?: () => void; dispatcher?: (endpointId: string) => void };
   /** Disposes the Yoga server, stops following events, then closes the response cache, the bus, the limiter and the database. */
@@ -112,7 +121,7 @@ export async function buildService(config: Config, options: StartOptions = {}): 
   // A change that recorded events has committed (over HTTP or a WebSocket): this instance's relay
   // positions and publishes them at once (see relay.ts). An ADMIN's test, retry or recovery: the
   // webhook worker sends it at once.
-  const { yoga, webSocketContext } = createApp({
+  const { yoga, webSocketContext, connections } = createApp({
     config, db, bus, limits, log, metrics, responseCache, plugins: options.plugins,
     onEventsCommitted: () => wakers.relay?.(),
     onDeliveriesDue: (endpointId) => wakers.dispatcher?.(endpointId),
@@ -124,6 +133,7 @@ export async function buildService(config: Config, options: StartOptions = {}): 
     metrics,
     yoga,
     webSocketContext,
+    connections,
     wakers,
     close: async () => {
       await yoga.dispose();
@@ -173,13 +183,28 @@ function listen(server: NetServer, config: Config): Promise<void> {
   });
 }
 
+/**
+ * MAX_CONNECTIONS bounds the sockets so that the process keeps descriptors for everything else;
+ * a limit on open files (`ulimit -n`) below it plus that headroom would let a flood take them all
+ * before the cap. Said once at start, with what to do.
+ */
+function warnOfDescriptorLimit(config: Config, log: Logger): void {
+  const limit = openFileLimit();
+  const needed = config.maxConnections + config.dbPoolSize + DESCRIPTOR_HEADROOM;
+  if (limit === undefined || limit >= needed) return;
+  log.warn(
+    { maxConnections: config.maxConnections, openFileLimit: limit, needed },
+    'MAX_CONNECTIONS leaves too few file descriptors: raise the open-file limit (ulimit -n, systemd LimitNOFILE, docker --ulimit nofile) or lower MAX_CONNECTIONS',
+  );
+}
+
 /** A host as a URL writes it: an IPv6 address in brackets. */
 const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   await checkAddress(config);
   const service = await buildService(config, options);
-  const { log, db, bus, metrics, yoga, webSocketContext, wakers } = service;
+  const { log, db, bus, metrics, yoga, webSocketContext, connections, wakers } = service;
 
   // Every request goes to Yoga, its body read first and limited (see readNodeBody).
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -199,6 +224,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handle(req, res));
   server.on('clientError', answerClientError);
+  limitSockets(server, config.maxConnections, metrics.connectionRefused);
+  warnOfDescriptorLimit(config, log);
   try {
     await listen(server, config);
   } catch (error) {
@@ -207,7 +234,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   // Attached once the port is ours: attached before, a port in use reached graphql-ws's own
   // listener too, which printed "Internal error emitted on the WebSocket server" and a stack.
-  const websocket = attachGraphQLWebSocket({ server, yoga, log, contextFor: webSocketContext, messageLimit: config.bodyLimitBytes });
+  const websocket = attachGraphQLWebSocket({
+    server,
+    yoga,
+    log,
+    contextFor: webSocketContext,
+    messageLimit: config.bodyLimitBytes,
+    connections,
+    addressOf: (req) => clientAddress(null, { req }, config.trustProxy),
+    initTimeoutMs: options.webSocketInitTimeoutMs,
+    onRefused: metrics.connectionRefused,
+  });
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(config.host)}:${port}`;
   const { all: workers, relay, dispatcher } = createWorkers({ db, bus, config, log, metrics });

@@ -11,6 +11,7 @@ import type { OnCommitted } from './modules/events/outbox.js';
 import { createEventService } from './modules/events/service.js';
 import { createEventLogService } from './modules/events/list.js';
 import { createDocsService } from './modules/docs/service.js';
+import { createIdempotencyStore } from './modules/idempotency/store.js';
 import { createLessonService } from './modules/lessons/service.js';
 import type { RateLimitStore } from './modules/limits/index.js';
 import { createLimitService } from './modules/limits/service.js';
@@ -47,6 +48,7 @@ export function createServices(deps: ServiceDeps) {
     events: createEventService({ ...deps, credentials }),
     eventLog: createEventLogService(deps),
     limits: createLimitService(deps),
+    idempotency: createIdempotencyStore(deps),
   };
 }
 

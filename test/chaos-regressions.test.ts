@@ -22,6 +22,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/context.js';
 import { createPgPool, openDatabase, type Db } from '../src/db/client.js';
 import { createCredentialWatch } from '../src/modules/auth/credential-watch.js';
+import { EVERYONE } from '../src/modules/events/audience.js';
 import { createEventService } from '../src/modules/events/service.js';
 import { isDatabaseUnavailable } from '../src/errors.js';
 import { errorResponse } from '../src/http/errors.js';
@@ -128,7 +129,7 @@ describe('a long subscription', () => {
     const before = heap();
     let read = 0;
     for (let i = 1; i <= N; i++) {
-      bus.publish({ id: `evt_${i}`, position: i, payload: { event: 'analytics.hit', timestamp: new Date().toISOString(), path: `/${randomBytes(1_000).toString('hex')}` } });
+      bus.publish({ id: `evt_${i}`, position: i, audience: EVERYONE, payload: { event: 'analytics.hit', timestamp: new Date().toISOString(), path: `/${randomBytes(1_000).toString('hex')}` } });
       const next = await stream.next();
       if (!next.done) read++;
     }

@@ -35,6 +35,7 @@ import {
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver, type Hit } from './support/receiver.js';
+import { passRefreshGrace } from './support/refresh-grace.js';
 import { PG_ADMIN_URL, startTestServer, type TestServer } from './support/server.js';
 import { freePort, sleep, waitFor } from './support/wait.js';
 
@@ -233,8 +234,10 @@ describe('LearningClient against the real server', () => {
       logout: ['auth.logout'],
       createApiKey: ['apiKeys.create'],
       listApiKeys: ['apiKeys.list'],
+      getApiKey: ['apiKeys.get'],
       revokeApiKey: ['apiKeys.revoke'],
       listSessions: ['sessions.list'],
+      getSession: ['sessions.get'],
       revokeSession: ['sessions.revoke'],
       createWebhook: ['webhooks.create'],
       listWebhooks: ['webhooks.list'],
@@ -486,6 +489,8 @@ describe('LearningClient against the real server', () => {
       expect(await signedIn.me()).toEqual(registration.user);
       const rotated = await anon.auth.refresh(pair.refreshToken);
       expect(rotated.refreshToken).not.toBe(pair.refreshToken);
+      // Presented again past the reuse grace: reuse.
+      await passRefreshGrace(server, pair.refreshToken);
       const reused = await rejection(anon.auth.refresh(pair.refreshToken));
       expect(reused).toBeInstanceOf(AuthenticationError);
       expect(reused).toMatchObject({ status: 401, message: 'Invalid refresh token' });

@@ -54,6 +54,9 @@ describe('loadConfig defaults', () => {
     expect(config.seed).toBe(true);
     expect(config.graphiql).toBe(true);
     expect(config.metricsToken).toBeUndefined();
+    expect(config.subscriptionsPerCaller).toBe(100);
+    expect(config.connectionsPerAddress).toBe(256);
+    expect(config.maxConnections).toBe(10_000);
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -76,9 +79,10 @@ describe('loadConfig defaults', () => {
       RATE_LIMIT_WINDOW_S: '10', TRUST_PROXY: 'true', BODY_LIMIT_BYTES: '2048', WEBHOOK_RETRY_SCHEDULE: '1s,2m',
       WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', EVENT_RETENTION_DAYS: '30', SEED: 'never',
       RATE_LIMIT_LOGIN: '5/30s', RATE_LIMIT_REGISTER: '3/2h', RATE_LIMIT_PAGE_VIEWS: '1000/1m',
-      METRICS_TOKEN: 'scrape-token-0123456789',
+      METRICS_TOKEN: 'scrape-token-0123456789', SUBSCRIPTIONS_PER_CALLER: '3', CONNECTIONS_PER_ADDRESS: '20', MAX_CONNECTIONS: '60',
     });
     expect(config).toMatchObject({
+      subscriptionsPerCaller: 3, connectionsPerAddress: 20, maxConnections: 60,
       env: 'test', host: '0.0.0.0', port: 0, databaseUrl: PG, dataDir, redisUrl: 'redis://cache:6379',
       accessTokenTtl: 900, refreshTokenTtl: 3600, rateLimit: { free: 5, pro: 50, windowSeconds: 10 }, trustProxy: true,
       bodyLimitBytes: 2048, webhook: { retryScheduleMs: [1_000, 120_000], timeoutMs: 500, allowPrivateTargets: false },
@@ -166,6 +170,12 @@ describe('loadConfig rejects bad values, naming the variable', () => {
     ['NODE_ENV', { NODE_ENV: 'staging' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['METRICS_TOKEN', { METRICS_TOKEN: 'too-short' }],
+    ['SUBSCRIPTIONS_PER_CALLER', { SUBSCRIPTIONS_PER_CALLER: '0' }],
+    ['SUBSCRIPTIONS_PER_CALLER', { SUBSCRIPTIONS_PER_CALLER: 'unlimited' }],
+    ['CONNECTIONS_PER_ADDRESS', { CONNECTIONS_PER_ADDRESS: '-5' }],
+    ['CONNECTIONS_PER_ADDRESS', { CONNECTIONS_PER_ADDRESS: '2.5' }],
+    ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '0' }],
+    ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '10k' }],
     ['METRICS_TOKEN', { METRICS_TOKEN: 'has spaces, which no Bearer header can carry' }],
   ];
 
@@ -190,6 +200,9 @@ describe('loadConfig rejects bad values, naming the variable', () => {
     ['BODY_LIMIT_BYTES', { BODY_LIMIT_BYTES: '104857601' }, 'must be at most 104857600'],
     ['SUBSCRIPTION_BUFFER', { SUBSCRIPTION_BUFFER: '100001' }, 'must be at most 100000'],
     ['DB_POOL_SIZE', { DB_POOL_SIZE: '1001' }, 'must be at most 1000'],
+    ['SUBSCRIPTIONS_PER_CALLER', { SUBSCRIPTIONS_PER_CALLER: '1000001' }, 'must be at most 1000000'],
+    ['CONNECTIONS_PER_ADDRESS', { CONNECTIONS_PER_ADDRESS: '99999999999999999999' }, 'must be at most 1000000'],
+    ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '1000001' }, 'must be at most 1000000'],
     ['PORT', { PORT: '65536' }, 'must be at most 65535'],
   ];
 
@@ -203,12 +216,14 @@ describe('loadConfig rejects bad values, naming the variable', () => {
       WEBHOOK_TIMEOUT_MS: '300000', EVENT_RETENTION_DAYS: '36500', WEBHOOK_LOG_RETENTION_DAYS: '36500', WEBHOOK_DISABLE_AFTER: '365d',
       WEBHOOK_RETRY_SCHEDULE: Array(100).fill('30d').join(','), RATE_LIMIT_FREE: '1000000000', RATE_LIMIT_PRO: '1000000000',
       RATE_LIMIT_WINDOW_S: '2592000', RATE_LIMIT_LOGIN: '1000000000/30d', BODY_LIMIT_BYTES: '104857600', SUBSCRIPTION_BUFFER: '100000',
+      SUBSCRIPTIONS_PER_CALLER: '1000000', CONNECTIONS_PER_ADDRESS: '1000000', MAX_CONNECTIONS: '1000000',
     });
     expect(config).toMatchObject({
       accessTokenTtl: 315_360_000, refreshTokenTtl: 315_360_000, sseReservationTtlMs: 86_400_000, eventRetentionDays: 36_500,
       webhook: { timeoutMs: 300_000, logRetentionDays: 36_500, disableAfterMs: 365 * 86_400_000 }, bodyLimitBytes: 104_857_600,
       rateLimit: { free: 1_000_000_000, pro: 1_000_000_000, windowSeconds: 2_592_000 }, subscriptionBuffer: 100_000,
       operationLimits: { login: { max: 1_000_000_000, windowMs: 30 * 86_400_000 } },
+      subscriptionsPerCaller: 1_000_000, connectionsPerAddress: 1_000_000, maxConnections: 1_000_000,
     });
     expect(config.webhook.retryScheduleMs).toHaveLength(100);
     // What broke the service beyond them: a timer of more than 2^31-1 ms fires at once, a GraphQL

@@ -59,9 +59,18 @@ async function goLive(via: TestServer, live: Live): Promise<void> {
   }
 }
 
-/** Records a page view with the GraphQL mutation over a WebSocket of its own (no HTTP request). */
+/** A token per server, for the WebSockets below (a WebSocket must sign in). */
+const wsTokens = new WeakMap<TestServer, Promise<string>>();
+const wsTokenFor = (server: TestServer) => {
+  let token = wsTokens.get(server);
+  if (!token) wsTokens.set(server, (token = client(server.url).loginAs('grace').then((t) => t.token)));
+  return token;
+};
+
+/** Records a page view with the GraphQL mutation over a WebSocket of its own (no HTTP request for the view). */
 async function recordOverWebSocket(via: TestServer, path: string): Promise<void> {
-  const ws = createClient({ url: `${via.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: true });
+  const authorization = `Bearer ${await wsTokenFor(via)}`;
+  const ws = createClient({ url: `${via.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization }, lazy: true });
   try {
     const result = await new Promise<unknown>((resolve, reject) => {
       ws.subscribe({ query: 'mutation($path: String!) { recordPageView(path: $path) }', variables: { path } }, { next: resolve, error: reject, complete: () => undefined });

@@ -5,7 +5,11 @@
 // the ADMIN (so that a refusal is for the input, not the caller), and must be refused: a 4xx in
 // the contract's shape with `code` = status (REST), or GraphQL errors that are never the masked
 // unexpected kind; and nothing in the database may change (a checksum of every table after each
-// case). FUZZ_RUNS sets the cases per operation (`npm run fuzz` runs many more than `npm test`);
+// case). GraphQL is also sent in every encoding (JSON, forms, text/plain, none, garbage: all but
+// JSON are 415) and over every transport (POST, GET, SSE in both graphql-sse modes, WebSocket),
+// with hostile directive arguments. Every case fails on a masked "Unexpected error." in what the
+// client got and on an error-level log line, whatever the status.
+// FUZZ_RUNS sets the cases per operation (`npm run fuzz` runs many more than `npm test`);
 // a failure names its operation or field and prints fast-check's seed and path, and the command
 // that replays it alone (FUZZ_ONLY, FUZZ_SEED, FUZZ_PATH).
 import fc from 'fast-check';
@@ -13,7 +17,19 @@ import { buildClientSchema, getIntrospectionQuery, type GraphQLField, type Graph
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { garbageAuthCase, garbageAuthorization, hostileRestCase, restOperations, type JsonSchema, type RestCase, type RestFixtures, type RestOperation } from './support/fuzz.js';
-import { fieldOperation, hostileFieldCase, malformedGraphQLBody, malformedGraphQLGet, type GraphQLCase, type GraphQLFixtures } from './support/fuzz-graphql.js';
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import {
+  encodedGraphQLPost,
+  fieldOperation,
+  hostileDirectiveCase,
+  hostileFieldCase,
+  malformedGraphQLBody,
+  malformedGraphQLGet,
+  type GraphQLCase,
+  type GraphQLFixtures,
+} from './support/fuzz-graphql.js';
 import { client, type Client, type Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -36,7 +52,7 @@ let api: Client;
 let db: pg.Client;
 let token: string;
 let fixtures: { userId: string; lessonId: string; webhookId: string; keyId: string; sessionId: string; refreshToken: string };
-const counts = { rest: 0, restAuth: 0, graphql: 0, graphqlAuth: 0, malformed: 0 };
+const counts = { rest: 0, restAuth: 0, graphql: 0, graphqlAuth: 0, malformed: 0, transports: 0 };
 
 beforeAll(async () => {
   server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
@@ -60,7 +76,8 @@ beforeAll(async () => {
 afterAll(async () => {
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   console.log(`fuzz: ${total} hostile cases (REST ${counts.rest}, REST garbage credentials ${counts.restAuth}, GraphQL fields ${counts.graphql}, ` +
-    `GraphQL garbage credentials ${counts.graphqlAuth}, malformed GraphQL requests ${counts.malformed}); FUZZ_RUNS=${RUNS} FUZZ_SEED=${SEED}`);
+    `GraphQL garbage credentials ${counts.graphqlAuth}, malformed GraphQL requests ${counts.malformed}, GraphQL encodings and transports ${counts.transports}); ` +
+    `FUZZ_RUNS=${RUNS} FUZZ_SEED=${SEED}`);
   await db?.end();
   await server?.stop();
 });
@@ -88,6 +105,17 @@ async function snapshot(): Promise<Record<string, string>> {
   }
   const { rows } = await db.query<{ name: string; rows: string }>(tablesQuery);
   return Object.fromEntries(rows.map((r) => [r.name, r.rows]));
+}
+
+/** Fails on a log line at error level or above (pino's 50) written since `from`: what a case made the server call unexpected. */
+function expectNoErrorLogged(from: number): void {
+  const lines = server.logs.slice(from).filter((line) => Number(line.level) >= 50);
+  expect(lines.map((line) => JSON.stringify(line).slice(0, 600)), 'error-level log lines').toEqual([]);
+}
+
+/** Fails on the masked unexpected error anywhere in what a client got, whatever the status. */
+function expectNotMasked(text: string, context: string): void {
+  expect(text.includes('Unexpected error.') || text.includes('INTERNAL_SERVER_ERROR') || text.includes('Internal server error'), `${context} -> ${text.slice(0, 400)}`).toBe(false);
 }
 
 let baseline: Record<string, string> | undefined;
@@ -120,6 +148,7 @@ async function holds<T>(label: string, arbitrary: fc.Arbitrary<T>, check: (value
     await fc.assert(
       fc.asyncProperty(arbitrary, async (value) => {
         counts[count]++;
+        const logged = server.logs.length;
         let failure: unknown;
         try {
           await check(value);
@@ -129,6 +158,7 @@ async function holds<T>(label: string, arbitrary: fc.Arbitrary<T>, check: (value
         // Even when the answer failed: what it changed is this case's, not the next one's.
         await expectNothingChanged();
         if (failure !== undefined) throw failure;
+        expectNoErrorLogged(logged);
       }),
       { numRuns: runs, seed: SEED, ...(PATH ? { path: PATH } : {}) },
     );
@@ -148,6 +178,7 @@ async function send(c: RestCase): Promise<Reply> {
 /** A 4xx in the contract's error shape, `code` = status. */
 function expectRefused(reply: Reply, what: string): void {
   const context = `${what} -> ${reply.status} ${reply.text.slice(0, 300)}`;
+  expectNotMasked(reply.text, what);
   expect(reply.status, context).toBeGreaterThanOrEqual(400);
   expect(reply.status, context).toBeLessThan(500);
   expect(reply.headers.get('content-type'), context).toMatch(/^application\/json/);
@@ -216,6 +247,8 @@ describe('REST, from openapi.json', () => {
 
 interface GraphQLReply {
   status: number;
+  /** The response's Content-Type. */
+  type?: string | null;
   results: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] }[];
   text: string;
 }
@@ -242,18 +275,19 @@ async function sendGraphQL(body: string, operation: GraphQLCase['operation'], he
     } catch {
       parsed = undefined;
     }
-    return { status: res.status, results: parsed ? [parsed] : [], text };
+    return { status: res.status, type: res.headers.get('content-type'), results: parsed ? [parsed] : [], text };
   }
   const results = text
     .split('\n\n')
     .filter((event) => /^event: next$/m.test(event))
     .map((event) => JSON.parse(event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('\n')) as GraphQLReply['results'][number]);
-  return { status: res.status, results, text };
+  return { status: res.status, type: res.headers.get('content-type'), results, text };
 }
 
 /** Status < 500; GraphQL errors, none of them masked; no root field answered. */
 function expectGraphQLRefused(reply: GraphQLReply, what: string): void {
   const context = `${what} -> ${reply.status} ${reply.text.slice(0, 400)}`;
+  expectNotMasked(reply.text, what);
   expect(reply.status, context).toBeLessThan(500);
   expect(reply.results.length, context).toBeGreaterThan(0);
   for (const result of reply.results) {
@@ -329,8 +363,12 @@ describe('GraphQL, from the schema by introspection', () => {
   it('answers bodies and GET query strings that are no GraphQL request with GraphQL errors, never an unexpected one, changing nothing', async () => {
     await holds('graphql malformed POST', malformedGraphQLBody(), async ({ body, contentType }) => {
       const reply = await sendGraphQL(body, 'mutation', { authorization: `Bearer ${token}`, 'content-type': contentType });
-      // A body that is not declared as JSON is Yoga's 415 (GraphQL over HTTP allows it): refused, with no body to read.
-      if (reply.status === 415 && !contentType.startsWith('application/json')) return;
+      // A body that is not declared as JSON is 415 in the contract's shape, whatever it holds.
+      if (!contentType.startsWith('application/json')) {
+        expectRefused({ status: reply.status, headers: new Headers({ 'content-type': reply.type ?? '' }), body: JSON.parse(reply.text) as unknown, text: reply.text }, `${contentType} ${body.slice(0, 200)}`);
+        expect(reply.status).toBe(415);
+        return;
+      }
       expectGraphQLRefused(reply, `${contentType} ${body.slice(0, 200)}`);
     }, 'malformed', Math.max(30, RUNS * 10));
     await holds('graphql malformed GET', malformedGraphQLGet(), async ({ search }) => {
@@ -344,5 +382,109 @@ describe('GraphQL, from the schema by introspection', () => {
       }
       expectGraphQLRefused({ status: res.status, results: result ? [result] : [], text }, `GET /graphql?${search.slice(0, 200)}`);
     }, 'malformed', Math.max(20, RUNS * 5));
+  }, TIMEOUT);
+});
+
+// ---------------------------------------------------------------------------------------------
+// GraphQL in every encoding and over every transport
+
+/** The results in a response of any of the media types a GraphQL POST or GET can be answered in. */
+function resultsOf(type: string, text: string): GraphQLReply['results'] {
+  const json = (data: string) => JSON.parse(data) as GraphQLReply['results'][number];
+  if (type.startsWith('text/event-stream')) {
+    return text.split('\n\n').filter((event) => /^event: next$/m.test(event)).map((event) => json(event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('\n')));
+  }
+  if (type.startsWith('multipart/mixed')) {
+    // Each part: its headers, a blank line, its JSON.
+    return text.split(/\r\n-{3,}\r?\n?/).map((part) => part.split('\r\n\r\n')[1]?.trim()).filter((body): body is string => !!body?.startsWith('{')).map(json);
+  }
+  try {
+    return [json(text)];
+  } catch {
+    return [];
+  }
+}
+
+const ACCEPTS = ['application/json', 'application/graphql-response+json', 'application/graphql-response+json, application/json', 'multipart/mixed', 'text/event-stream', '*/*'];
+
+describe('GraphQL in every encoding, over every transport', () => {
+  it('answers a POST in any encoding but JSON with 415 in the contract\'s shape, and a JSON one with GraphQL\'s answer, never masked, changing nothing', async () => {
+    await holds('graphql encodings', encodedGraphQLPost(), async (c) => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, accept: 'application/graphql-response+json, application/json', ...(c.contentType !== undefined ? { 'content-type': c.contentType } : {}) },
+        body: c.body,
+      });
+      const text = await res.text();
+      const type = res.headers.get('content-type') ?? '';
+      if (c.encoding !== 'json') {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        expectRefused({ status: res.status, headers: res.headers, body, text }, c.hostile);
+        expect(res.status, c.hostile).toBe(415);
+        return;
+      }
+      expectNotMasked(text, c.hostile);
+      expect(res.status, `${c.hostile} -> ${text.slice(0, 300)}`).toBeLessThan(500);
+      // The mutation and the plain query run (the mutation gives Ada the name she has: nothing changes).
+      if (c.runs) {
+        expect(res.status, `${c.hostile} -> ${text.slice(0, 300)}`).toBe(200);
+        return;
+      }
+      expectGraphQLRefused({ status: res.status, type, results: resultsOf(type, text), text }, c.hostile);
+    }, 'transports', Math.max(30, RUNS * 4));
+  }, TIMEOUT);
+
+  it('refuses hostile directive arguments over POST (every Accept), GET, SSE in both modes and WebSocket, never masked, changing nothing', async () => {
+    // POST, and SSE's distinct connections mode on /graphql (a POST accepting text/event-stream).
+    await holds('graphql directives POST', fc.tuple(hostileDirectiveCase(), fc.constantFrom(...ACCEPTS)), async ([c, accept]) => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, accept, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: c.query, variables: c.variables }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await res.text();
+      const type = res.headers.get('content-type') ?? '';
+      expectGraphQLRefused({ status: res.status, type, results: resultsOf(type, text), text }, `${c.hostile} accepting ${accept}`);
+    }, 'transports', Math.max(16, RUNS * 3));
+    await holds('graphql directives GET', hostileDirectiveCase(), async (c) => {
+      const search = new URLSearchParams({ query: c.query, ...(c.variables ? { variables: JSON.stringify(c.variables) } : {}) });
+      const res = await fetch(`${server.url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/graphql-response+json, application/json' } });
+      const text = await res.text();
+      expectGraphQLRefused({ status: res.status, type: res.headers.get('content-type'), results: resultsOf(res.headers.get('content-type') ?? '', text), text }, `GET ${c.hostile}`);
+    }, 'transports', Math.max(8, RUNS * 2));
+
+    /** What a client of a streaming transport got: its results, or what it was refused with. */
+    const collect = async (iterate: () => AsyncIterable<unknown>, what: string): Promise<GraphQLReply> => {
+      const results: GraphQLReply['results'] = [];
+      try {
+        for await (const result of iterate()) results.push(result as GraphQLReply['results'][number]);
+      } catch (error) {
+        // graphql-ws rejects with the errors of an `error` message; anything else (a close, a Response) is a failure.
+        if (!Array.isArray(error)) throw new Error(`${what}: the transport failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, { cause: error });
+        results.push({ errors: error as GraphQLReply['results'][number]['errors'] });
+      }
+      return { status: 200, results, text: JSON.stringify(results) };
+    };
+    const authorization = `Bearer ${token}`;
+    // SSE's single connection mode: the client reserves a stream with a PUT on /graphql/stream.
+    const sse = createSseClient({ url: `${server.url}/graphql/stream`, singleConnection: true, headers: { authorization }, retryAttempts: 0 });
+    const ws = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization }, retryAttempts: 0, lazy: true });
+    try {
+      await holds('graphql directives SSE single connection', hostileDirectiveCase(), async (c) => {
+        expectGraphQLRefused(await collect(() => sse.iterate({ query: c.query, variables: c.variables }), c.hostile), `SSE single connection ${c.hostile}`);
+      }, 'transports', Math.max(8, RUNS * 2));
+      await holds('graphql directives WebSocket', hostileDirectiveCase(), async (c) => {
+        expectGraphQLRefused(await collect(() => ws.iterate({ query: c.query, variables: c.variables }), c.hostile), `WebSocket ${c.hostile}`);
+      }, 'transports', Math.max(8, RUNS * 2));
+    } finally {
+      sse.dispose();
+      await ws.dispose();
+    }
   }, TIMEOUT);
 });

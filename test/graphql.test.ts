@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client, type Reply } from './support/http.js';
+import { passRefreshGrace } from './support/refresh-grace.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
@@ -260,6 +261,8 @@ describe('mutations', () => {
     expect(next.refreshToken).not.toBe(login.refreshToken);
     expect(next.expiresIn).toBe(86400);
 
+    // Presented again past the reuse grace: reuse.
+    await passRefreshGrace(server, login.refreshToken);
     const reused = await gql(refresh, { t: login.refreshToken });
     const rest = await api.post('/api/auth/refresh', { refreshToken: 'rt_unknown' });
     expectSameError(reused, rest, 'INVALID_CREDENTIALS');
@@ -440,8 +443,12 @@ describe('limits', () => {
     expect(fewer.body.errors, fewer.text.slice(0, 300)).toBeUndefined();
 
     // Over a WebSocket too (graphql-ws runs the operation through the same plugins).
-    const ws = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ada}` } });
+    // Connected first: connection_init checks the credential once, before the operation's own check.
+    let connected!: () => void;
+    const ready = new Promise<void>((resolve) => (connected = resolve));
+    const ws = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ada}` }, lazy: false, on: { connected } });
     try {
+      await ready;
       server.queries.length = 0;
       const overWs = await new Promise<unknown>((resolve) => {
         ws.subscribe({ query: `{ ${walk(3, '100')} }` }, { next: resolve, error: resolve, complete: () => undefined });

@@ -380,7 +380,7 @@ describe('GraphQL', () => {
     }
   });
 
-  it('answers a POST in a media type it does not read with a 415 in GraphQL\'s shape, running nothing (Yoga sent no body)', async () => {
+  it('answers a POST in a media type it does not read with a 415 in the contract\'s shape, running nothing (Yoga sent no body)', async () => {
     const before = await state();
     const rename = new TextEncoder().encode(JSON.stringify({ query: 'mutation { updateMe(name: "Evil") { name } }' }));
     for (const type of ['text/plain', 'application/xml', undefined]) {
@@ -388,7 +388,7 @@ describe('GraphQL', () => {
       expect(res.status, type).toBe(415);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(await res.json()).toEqual({
-        errors: [{ message: 'Unsupported Media Type: a GraphQL POST is sent as application/json.', extensions: { code: 'BAD_REQUEST', status: 415 } }],
+        error: true, code: 415, message: 'Unsupported Media Type: a GraphQL POST is sent as application/json', details: { accept: ['application/json'] },
       });
     }
     expect(await state()).toBe(before);

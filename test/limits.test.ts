@@ -17,14 +17,24 @@ let addressCounter = 0;
 const freshAddress = () => ({ 'x-forwarded-for': `198.51.100.${++addressCounter}` });
 const remainingOf = (r: Reply) => Number(r.headers.get('x-ratelimit-remaining'));
 
-/** A graphql-ws client of the server at `url` whose upgrade request comes from the address `headers` forward. */
-function wsClientFrom(url: string, headers: Record<string, string>) {
+/**
+ * A graphql-ws client of the server at `url` whose upgrade request comes from the address `headers`
+ * forward, signed in with `token` (a WebSocket must be: its operations then draw on the caller's budget).
+ */
+function wsClientFrom(url: string, headers: Record<string, string>, token: string) {
   class ForwardedWebSocket extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
       super(address, protocols, { headers });
     }
   }
-  return createWsClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: ForwardedWebSocket, retryAttempts: 0 });
+  return createWsClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: ForwardedWebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+}
+
+/** Signs grace in from an address of its own (a login counts against its address, not against grace). */
+async function graceFrom(api: Client, headers: Record<string, string>): Promise<string> {
+  const reply = await api.post('/api/auth/login', { email: 'grace@example.com', password: 'hopper-1906' }, { headers });
+  expect(reply.status).toBe(200);
+  return (reply.body as { token: string }).token;
 }
 
 function expectRefused(reply: Reply) {
@@ -197,9 +207,10 @@ describe('the rolling window (RATE_LIMIT_FREE=3, RATE_LIMIT_WINDOW_S=3)', () => 
     expect((await res.json()).errors[0].extensions.code).toBe('RATE_LIMITED');
   });
 
-  it('counts each operation on a WebSocket and refuses the one over the limit with RATE_LIMITED', async () => {
+  it('counts each operation on a WebSocket against its caller and refuses the one over the limit with RATE_LIMITED', async () => {
     const headers = freshAddress();
-    const ws = wsClientFrom(server.url, headers);
+    const token = await graceFrom(api, freshAddress());
+    const ws = wsClientFrom(server.url, headers, token);
     try {
       const results: unknown[] = [];
       for (let i = 0; i < 4; i++) {
@@ -308,7 +319,8 @@ describe('operation limits per address (login 3/1m, register 2/1h, page views 3/
 
   it('gives back the budget a WebSocket operation refused by an operation limit took', async () => {
     const headers = freshAddress();
-    const ws = wsClientFrom(server.url, headers);
+    const token = await graceFrom(api, freshAddress());
+    const ws = wsClientFrom(server.url, headers, token);
     try {
       const codes: unknown[] = [];
       for (let i = 0; i < 5; i++) {
@@ -327,8 +339,8 @@ describe('operation limits per address (login 3/1m, register 2/1h, page views 3/
     } finally {
       await ws.dispose();
     }
-    // Three operations counted, the two refused ones given back.
-    expect(remainingOf(await api.get('/api/content/docs', { headers }))).toBe(96);
+    // Three operations counted against grace, the two refused ones given back.
+    expect(remainingOf(await api.get('/api/content/docs', { token }))).toBe(96);
   });
 
   it('does not count malformed login requests (400)', async () => {

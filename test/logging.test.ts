@@ -117,12 +117,12 @@ describe('request logging', () => {
     const login = await api.login(email, password);
     const refreshed = await api.post('/api/auth/refresh', { refreshToken: login.refreshToken });
     expect(refreshed.status).toBe(200);
-    // The used refresh token again (reuse detection), a wrong password, a malformed body,
+    // An access token presented as a refresh token, a wrong password, a malformed body,
     // a bad bearer token, GraphQL with the password in variables and inline.
     /** The answers that refused something: none may echo a secret either. */
     const errors: { status: number; text: string }[] = [];
     const refused = <T extends { status: number; text: string }>(reply: T) => (errors.push(reply), reply);
-    expect(refused(await api.post('/api/auth/refresh', { refreshToken: login.refreshToken })).status).toBe(401);
+    expect(refused(await api.post('/api/auth/refresh', { refreshToken: login.token })).status).toBe(401);
     const wrongPassword = `wrong-${password}`;
     expect(refused(await api.post('/api/auth/login', { email, password: wrongPassword })).status).toBe(401);
     expect(refused(await api.post('/api/auth/login', `{"email":"${email}","password":"${password}"`)).status).toBe(400);

@@ -207,7 +207,8 @@ describe('GET /metrics with rate limits', () => {
   let api: Client;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { RATE_LIMIT_FREE: '2' } });
+    // TRUST_PROXY: the WebSocket's caller signs in from an address whose budget is not spent.
+    server = await startTestServer({ env: { RATE_LIMIT_FREE: '2', TRUST_PROXY: 'true' } });
     api = client(server.url);
   });
   afterAll(async () => {
@@ -234,13 +235,28 @@ describe('GET /metrics with rate limits', () => {
   });
 
   it('counts a WebSocket operation the budget refuses (it has no HTTP response)', async () => {
-    // The address's budget is spent by the test above; a WebSocket operation draws on the same one.
-    const wsClient = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    // A WebSocket's operations draw on its caller's budget (2): the third is refused.
+    const login = await api.post('/api/auth/login', { email: 'grace@example.com', password: 'hopper-1906' }, { headers: { 'x-forwarded-for': '198.51.100.77' } });
+    expect(login.status).toBe(200);
+    const wsClient = createWsClient({
+      url: `${server.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${(login.body as { token: string }).token}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
     try {
-      const errors = await new Promise<unknown>((resolve) => {
-        wsClient.subscribe({ query: '{ docs { slug } }' }, { next: () => {}, error: resolve, complete: () => resolve(null) });
-      });
-      expect(JSON.stringify(errors)).toContain('RATE_LIMITED');
+      const outcomes: unknown[] = [];
+      for (let i = 0; i < 3; i++) {
+        outcomes.push(
+          await new Promise<unknown>((resolve) => {
+            let last: unknown;
+            wsClient.subscribe({ query: '{ docs { slug } }' }, { next: (value) => (last = value), error: resolve, complete: () => resolve(last) });
+          }),
+        );
+      }
+      expect(outcomes.slice(0, 2)).toEqual([expect.objectContaining({ data: expect.anything() }), expect.objectContaining({ data: expect.anything() })]);
+      expect(JSON.stringify(outcomes[2])).toContain('RATE_LIMITED');
     } finally {
       await wsClient.dispose();
     }

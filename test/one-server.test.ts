@@ -77,7 +77,7 @@ describe('a plugin limited to some requests (forRequests)', () => {
     gatedSeen.length = 0;
     await api.graphql('query GatedPost { docs { slug } }');
     await api.get('/api/content/docs');
-    const ws = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const ws = createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
     try {
       const result = await new Promise((resolve, reject) => ws.subscribe({ query: 'query GatedWs { docs { slug } }' }, { next: resolve, error: reject, complete: () => undefined }));
       expect(result).toMatchObject({ data: { docs: expect.any(Array) } });

@@ -132,8 +132,9 @@ describe('GET /api/openapi.json', () => {
         expect(responses[code]!.content).toEqual({ 'application/json': { schema: ERROR_REF } });
       }
       const success = Object.keys(responses).map(Number).filter((s) => s < 400);
-      // A cached read also answers a conditional GET (If-None-Match) with 304.
-      expect(success).toEqual(route.cached ? [route.success.status, 304] : [route.success.status]);
+      // Every read with a body (it has an ETag) also answers a conditional GET (If-None-Match) with 304.
+      const conditional = route.cached || (route.method === 'GET' && route.success.schema);
+      expect(success).toEqual(conditional ? [route.success.status, 304] : [route.success.status]);
       if (route.success.schema) expect(responses[route.success.status]!.content!['application/json']!.schema).toBeDefined();
     }
   });
@@ -165,10 +166,12 @@ describe('GET /api/openapi.json', () => {
     ]);
     const lessons = doc.paths['/api/v1/lessons']!.get!;
     expect(lessons.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
-      ['id', 'query', false], ['limit', 'query', false], ['cursor', 'query', false],
+      ['id', 'query', false], ['limit', 'query', false], ['cursor', 'query', false], ['If-None-Match', 'header', false],
     ]);
-    expect(doc.paths['/api/v1/lessons']!.patch!.parameters.map((p) => [p.name, p.in, p.required])).toEqual([['id', 'query', true]]);
-    expect(doc.paths['/api/analytics/views']!.get!.parameters.map((p) => p.name)).toEqual(['path', 'from', 'to']);
+    expect(doc.paths['/api/v1/lessons']!.patch!.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['id', 'query', true], ['If-Match', 'header', false], ['Idempotency-Key', 'header', false],
+    ]);
+    expect(doc.paths['/api/analytics/views']!.get!.parameters.map((p) => p.name)).toEqual(['path', 'from', 'to', 'If-None-Match']);
     for (const route of apiRoutes) {
       const operation = doc.paths[route.path]![route.method.toLowerCase()]!;
       if (route.body) {

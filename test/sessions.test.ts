@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { expectError } from './support/assert.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { passRefreshGrace } from './support/refresh-grace.js';
 import { sql, startTestServer, type TestServer } from './support/server.js';
 import { sleep, waitFor } from './support/wait.js';
 
@@ -240,8 +241,10 @@ describe('DELETE /api/v1/sessions/{id}', () => {
     const created = await api.post('/api/v1/api-keys', { name: 'socket' }, { token: phone.token });
     expect(created.status).toBe(201);
     const { id: keyId, key } = created.body as { id: string; key: string };
+    // Not lazy: each socket stays connected until disposed, so every operation below runs on the
+    // socket opened with the credential (a new connection with a revoked one is refused, 4403).
     const sockets = [laptop.token, key].map((credential) =>
-      createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${credential}` }, retryAttempts: 0 }),
+      createWsClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${credential}` }, retryAttempts: 0, lazy: false }),
     );
     /** One operation's last result on the socket. */
     const run = (socket: (typeof sockets)[number], query: string) =>
@@ -387,7 +390,9 @@ describe('housekeeping of sign-in records', () => {
     // What the user sees is unchanged: the live sessions, the current tokens.
     expect(JSON.stringify((await sessions(third.token)).body)).toBe(listed);
     expect((await api.get('/api/v1/user/me', { token: third.token })).status).toBe(200);
-    // The used token was kept: presenting it again is still reuse, and ends the session.
+    // The used token was kept: presenting it again past the reuse grace (its first exchange moved
+    // back rather than waited out) is still reuse, and ends the session.
+    await passRefreshGrace(server, second.refreshToken);
     expectError(await api.post('/api/auth/refresh', { refreshToken: second.refreshToken }), 401, 'Invalid refresh token');
     expectError(await api.get('/api/v1/user/me', { token: third.token }), 403, 'Missing or invalid token');
   });

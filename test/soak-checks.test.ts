@@ -47,6 +47,12 @@ describe('judge', () => {
     expect(judge(result({ status: 200, graphqlCodes: ['RATE_LIMITED'], budgetSpent: true }), faults).verdict).toBe('failed');
   });
 
+  it('allows a 409 only to the resend of an Idempotency-Key not yet answered with success, with the error body', () => {
+    expect(judge(result({ kind: 'idempotent write', status: 409, bodyCode: 409, idempotentResend: true }), faults).verdict).toBe('allowed 409');
+    expect(judge(result({ kind: 'idempotent write', status: 409, bodyCode: 409 }), faults)).toEqual({ verdict: 'failed', reason: 'HTTP 409' });
+    expect(judge(result({ kind: 'idempotent write', status: 409, idempotentResend: true }), faults)).toEqual({ verdict: 'failed', reason: '409 without the error body' });
+  });
+
   it('excuses a missing response only on the killed instance, around the kill', () => {
     expect(judge(result({ instance: 1, start: T - 100, end: T + 5, status: 0, transportError: 'ECONNRESET' }), faults).verdict).toBe('cut by kill -9');
     expect(judge(result({ instance: 0, start: T - 100, end: T + 5, status: 0, transportError: 'ECONNRESET' }), faults).verdict).toBe('failed');

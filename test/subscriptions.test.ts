@@ -30,6 +30,8 @@ const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 interface GqlError {
   message: string;
   extensions?: { code?: string };
+  /** When the WebSocket itself was closed: its close code. */
+  closeCode?: number;
 }
 
 /** One subscription as a client sees it. */
@@ -81,7 +83,12 @@ function makeSub(): { sub: Sub; sink: { next(v: unknown): void; error(e: unknown
     },
     error(error: unknown) {
       if (Array.isArray(error)) sub.errors.push(...(error as GqlError[]));
-      else sub.errors.push({ message: error instanceof Error ? error.message : String((error as { reason?: string }).reason ?? error) });
+      else if (error instanceof Error) sub.errors.push({ message: error.message });
+      else {
+        // graphql-ws hands over the CloseEvent of a socket the server closed.
+        const { reason, code } = error as { reason?: string; code?: number };
+        sub.errors.push({ message: String(reason ?? error), ...(typeof code === 'number' ? { closeCode: code } : {}) });
+      }
       sub.ended = true;
     },
     complete() {
@@ -332,11 +339,15 @@ describe('Subscription.events on PostgreSQL', () => {
       expect(expired.events).toEqual([]);
     });
 
-    it('no token or a bad token is UNAUTHENTICATED', async () => {
+    it('no token or a bad token is UNAUTHENTICATED (a WebSocket: closed with 4403 at connection_init)', async () => {
+      const refused =
+        t.name === 'ws'
+          ? [{ message: 'Missing or invalid token', closeCode: 4403 }]
+          : [expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })];
       for (const token of [undefined, 'not-a-token', `${h.grace.slice(0, -4)}AAAA`]) {
         const sub = open(h, t, { token });
         const errors = await sub.failure();
-        expect(errors, String(token)).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+        expect(errors, String(token)).toEqual(refused);
         expect(sub.events).toEqual([]);
       }
     });
@@ -403,7 +414,7 @@ describe('Subscription.events on PostgreSQL', () => {
     expect(probe.event).toBe('analytics.hit');
     sub.close();
     const bad = open(h, ws, { token: 'not-a-token', via: 'header' });
-    expect(await bad.failure()).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+    expect(await bad.failure()).toEqual([{ message: 'Missing or invalid token', closeCode: 4403 }]);
   });
   it('retention never restarts positions: a live subscriber still gets the next event after every stored one expired', async () => {
     const sub = open(h, sse, { token: h.grace });

@@ -1,8 +1,16 @@
-// The webhook URL guard on its own (no server): which URLs are refused, and why. The delivery
-// worker calls the same assertDeliverableUrl before every attempt.
-import { describe, expect, it } from 'vitest';
+// The webhook URL guard: which URLs are refused, and why, on its own and through a server in
+// production mode (WEBHOOK_ALLOW_PRIVATE_TARGETS=false), when an endpoint is saved and when a
+// delivery is attempted (the worker calls the same assertDeliverableUrl before every attempt).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
+import { newId } from '../src/ids.js';
 import { assertDeliverableUrl, isPrivateAddress, urlFormProblem } from '../src/modules/webhooks/url-guard.js';
+import { expectError } from './support/assert.js';
+import { client } from './support/http.js';
+import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver, type Delivery, type Receiver } from './support/receiver.js';
+import { sql, startTestServer, type TestServer } from './support/server.js';
+import { waitFor } from './support/wait.js';
 
 async function refusal(url: string, allowPrivate: boolean): Promise<AppError | undefined> {
   try {
@@ -17,6 +25,19 @@ async function refusal(url: string, allowPrivate: boolean): Promise<AppError | u
     return appError;
   }
 }
+
+/** Loopback and private IPv4 inside IPv6 by every standard prefix, as URLs (the URL parser normalises the spelling). */
+const EMBEDDED_LOOPBACK_URLS = [
+  'http://[::ffff:0:127.0.0.1]/', 'http://[::FFFF:0:7F00:1]:8080/x', 'http://[0:0:0:0:ffff:0:a9fe:a9fe]/latest/meta-data/',
+  'http://[64:ff9b:1::7f00:1]/', 'http://[0064:FF9B:0001::127.0.0.1]/x', 'http://[64:ff9b:1:7f00:0:100::]/',
+  'http://[64:ff9b::127.0.0.1]/', 'http://[0064:ff9b::0a00:0001]/', 'http://[::ffff:7f00:1]/', 'http://[0:0:0:0:0:FFFF:192.168.1.1]/',
+  'http://[2002:7f00:1::]/', 'http://[2002:A9FE:A9FE::1]/', 'http://[::127.0.0.1]/', 'http://[::a00:1]/',
+];
+/** A public IPv4 (8.8.8.8, 1.1.1.1) inside the same prefixes. */
+const EMBEDDED_PUBLIC_URLS = [
+  'https://[64:ff9b::808:808]/hook', 'https://[64:FF9B::8.8.8.8]/hook', 'https://[64:ff9b:1::101:101]/hook',
+  'https://[::ffff:0:8.8.8.8]/hook', 'https://[::ffff:808:808]/hook', 'https://[2002:808:808::1]/hook',
+];
 
 describe('isPrivateAddress', () => {
   it.each([
@@ -33,6 +54,37 @@ describe('isPrivateAddress', () => {
     '2606:4700:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8', '64:ff9b::808:808', 'not-an-address',
   ])('%s is not private', (address) => {
     expect(isPrivateAddress(address)).toBe(false);
+  });
+
+  // IPv4 carried inside IPv6 by each standard prefix counts as that IPv4 address, however spelled
+  // (compressed, dotted-quad tail, upper case, zero-padded): the forms DNS answers come in.
+  const EMBEDDED_PRIVATE: Record<string, string[]> = {
+    '::ffff:0:0/96 (mapped)': ['::ffff:127.0.0.1', '::FFFF:7F00:1', '0:0:0:0:0:ffff:7f00:0001', '0000:0000:0000:0000:0000:FFFF:10.0.0.1', '::ffff:c0a8:1'],
+    '::ffff:0:0:0/96 (translated)': [
+      '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '::FFFF:0:7F00:1', '0:0:0:0:ffff:0:a9fe:a9fe', '0000:0000:0000:0000:ffff:0000:7f00:0001',
+      '::ffff:0:10.1.2.3', '::ffff:0:0.0.0.0',
+    ],
+    '64:ff9b::/96 (NAT64)': ['64:ff9b::127.0.0.1', '64:FF9B::7F00:1', '0064:ff9b:0000:0000:0000:0000:0a00:0001', '64:ff9b::a9fe:a9fe', '64:ff9b::172.16.0.1'],
+    '64:ff9b:1::/48 (local-use NAT64)': [
+      '64:ff9b:1::7f00:1', '64:ff9b:1::127.0.0.1', '0064:FF9B:0001:0000:0000:0000:C0A8:0001', '64:ff9b:1::a9fe:a9fe', '64:ff9b:1::100.64.0.1',
+      // Outside the /96 layout, where the IPv4 sits depends on the translator: refused.
+      '64:ff9b:1:7f00:0:100::', '64:ff9b:1:0:7f:0:100:0', '64:ff9b:1:ffff::808:808',
+    ],
+    '2002::/16 (6to4)': ['2002:7f00:1::', '2002:7F00:0001::1', '2002:a9fe:a9fe:1234::1', '2002:0a00:0001:0000:0000:0000:0000:0001', '2002:e000:1::'],
+    '::/96 (IPv4-compatible)': ['::127.0.0.1', '::7f00:1', '0:0:0:0:0:0:10.0.0.1', '::A9FE:A9FE', '0000:0000:0000:0000:0000:0000:c0a8:0101'],
+  };
+  it.each(Object.entries(EMBEDDED_PRIVATE))('%s with a private or loopback IPv4 inside is private', (_prefix, addresses) => {
+    for (const address of addresses) expect(isPrivateAddress(address), address).toBe(true);
+  });
+
+  it('a public IPv4 inside any of those prefixes is not private', () => {
+    for (const address of [
+      '::ffff:8.8.8.8', '::ffff:808:808', '::ffff:0:8.8.8.8', '::FFFF:0:808:808', '64:ff9b::808:808', '64:FF9B::8.8.8.8',
+      '0064:ff9b:0000:0000:0000:0000:0808:0808', '64:ff9b:1::808:808', '64:ff9b:1::1.1.1.1', '0064:FF9B:0001::0808:0808',
+      '2002:808:808::1', '2002:0808:0808:0000:0000:0000:0000:0001', '::8.8.8.8', '::5db8:d70e',
+    ]) {
+      expect(isPrivateAddress(address), address).toBe(false);
+    }
   });
 });
 
@@ -78,6 +130,7 @@ describe('assertDeliverableUrl', () => {
       'http://127.0.0.1:9/x', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://017700000001/', 'http://127.1/',
       'http://10.0.0.1/', 'http://[::1]/', 'http://[0:0:0:0:0:0:0:1]/', 'http://[::ffff:127.0.0.1]/', 'http://[fd00::1]/',
       'http://169.254.169.254/latest/meta-data/', 'http://0.0.0.0/', 'http://[::]/',
+      ...EMBEDDED_LOOPBACK_URLS,
     ]) {
       expect((await refusal(url, false))?.message, url).toMatch(/^url: must not target a private, loopback or link-local address/);
     }
@@ -86,9 +139,83 @@ describe('assertDeliverableUrl', () => {
   it('accepts a public address literal without DNS', async () => {
     expect(await refusal('https://93.184.215.14/hook', false)).toBeUndefined();
     expect(await refusal('https://[2606:4700:4700::1111]/hook', false)).toBeUndefined();
+    for (const url of EMBEDDED_PUBLIC_URLS) expect(await refusal(url, false), url).toBeUndefined();
   });
 
   it('refuses a host that does not resolve (its target cannot be checked)', async () => {
     expect((await refusal('https://nonexistent.invalid/hook', false))?.message).toBe('url: host nonexistent.invalid does not resolve');
+  });
+});
+
+describe('IPv4 inside IPv6 through a server with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
+  const SCHEDULE_MS = [100, 200];
+  let server: TestServer;
+  let rx: Receiver;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      kind: 'postgres',
+      env: { ...NO_RATE_LIMITS, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(',') },
+    });
+    rx = await startReceiver();
+  });
+  afterAll(async () => {
+    await rx?.close();
+    await server?.stop();
+  });
+
+  it('refuses every loopback or private spelling on create and on PATCH (400 on url), and accepts a public IPv4 inside', async () => {
+    const api = client(server.url);
+    const ada = (await api.loginAs('ada')).token;
+    for (const url of EMBEDDED_LOOPBACK_URLS) {
+      const reply = await api.post('/api/v1/webhooks', { url, events: ['user.created'] }, { token: ada });
+      expectError(reply, 400, /^url: must not target a private, loopback or link-local address/, 'url');
+    }
+    expect((await api.get('/api/v1/webhooks', { token: ada })).body.items).toEqual([]);
+
+    const created = await api.post('/api/v1/webhooks', { url: 'https://[64:ff9b::808:808]/hook', events: ['user.created'] }, { token: ada });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.url).toBe('https://[64:ff9b::808:808]/hook');
+    for (const url of EMBEDDED_LOOPBACK_URLS) {
+      expectError(await api.patch(`/api/v1/webhooks/${created.body.id}`, { url }, { token: ada }), 400, /^url: must not target/, 'url');
+    }
+    // A refused change changed nothing.
+    expect((await api.get(`/api/v1/webhooks/${created.body.id}`, { token: ada })).body.url).toBe('https://[64:ff9b::808:808]/hook');
+    for (const url of EMBEDDED_PUBLIC_URLS.slice(1)) {
+      const patched = await api.patch(`/api/v1/webhooks/${created.body.id}`, { url }, { token: ada });
+      expect(patched.status, `${url}: ${patched.text}`).toBe(200);
+    }
+    expect((await api.delete(`/api/v1/webhooks/${created.body.id}`, { token: ada })).status).toBe(204);
+  });
+
+  it('refuses them at delivery too (an endpoint saved before the guard knew them), and the receiver gets nothing', async () => {
+    const api = client(server.url);
+    const ada = (await api.loginAs('ada')).token;
+    // ::ffff:127.0.0.1 reaches the receiver on 127.0.0.1 if let through; the others name loopback too.
+    const urls = [
+      `http://[::ffff:127.0.0.1]:${rx.port}/hook`, `http://[::ffff:0:127.0.0.1]:${rx.port}/hook`,
+      `http://[64:ff9b:1::7f00:1]:${rx.port}/hook`, `http://[2002:7f00:1::]:${rx.port}/hook`,
+    ];
+    const ids: string[] = [];
+    for (const url of urls) {
+      const id = newId('whk');
+      ids.push(id);
+      await sql(server, `INSERT INTO "WebhookEndpoint" (id, url, events, secret, "updatedAt") VALUES ($1, $2, $3, $4, now())`, [
+        id, url, ['analytics.hit'], `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+      ]);
+    }
+    expect((await api.post('/api/analytics/views', { path: '/embedded-ipv4' })).status).toBeLessThan(300);
+    for (const id of ids) {
+      const d = await waitFor(`${id} FAILED`, async () => {
+        const items = (await api.get(`/api/v1/webhooks/${id}/deliveries`, { token: ada })).body.items as Delivery[];
+        return items[0]?.status === 'FAILED' ? items[0] : undefined;
+      });
+      expect(d.attempts).toHaveLength(SCHEDULE_MS.length + 1);
+      for (const a of d.attempts) {
+        expect(a.statusCode).toBeNull();
+        expect(a.error).toMatch(/^refused: url: must not target a private, loopback or link-local address/);
+      }
+    }
+    expect(rx.hits).toHaveLength(0);
   });
 });

@@ -41,9 +41,14 @@ export interface RequestResult {
   budgetSpent?: boolean;
   /** Whether the body answered as the request expects (e.g. a 201 with an id). */
   wellFormed?: boolean;
+  /**
+   * A resend of an Idempotency-Key whose earlier send had no success yet (it may still run, or
+   * have been cut by a fault): the one request a 409 "still in progress" may answer.
+   */
+  idempotentResend?: boolean;
 }
 
-export type Verdict = 'ok' | 'allowed 429' | 'allowed 503' | 'cut by kill -9' | 'failed';
+export type Verdict = 'ok' | 'allowed 429' | 'allowed 503' | 'allowed 409' | 'cut by kill -9' | 'failed';
 
 const overlaps = (r: RequestResult, from: number, to: number) => r.start <= to && r.end >= from;
 
@@ -53,6 +58,8 @@ const overlaps = (r: RequestResult, from: number, to: number) => r.start <= to &
  *   Retry-After and the error body (REST) or RATE_LIMITED (GraphQL);
  * - 503 ("database unreachable") only while PostgreSQL was down or within POSTGRES_GRACE_MS of
  *   it answering again, with the error body (REST) or every GraphQL error UNAVAILABLE;
+ * - 409 (an Idempotency-Key still in progress) only for a resend of a key whose earlier send has
+ *   not succeeded yet, with the error body;
  * - no response only for a request in flight on the process killed with SIGKILL (the contract
  *   promises committed data, checked against the events; a dead process answers nothing);
  * - everything else must be the expected success.
@@ -78,6 +85,10 @@ export function judge(r: RequestResult, faults: readonly FaultWindow[]): { verdi
     // The contract's shape: REST's error body with code 503; GraphQL's errors all UNAVAILABLE.
     if (r.graphqlCodes ? !codes.every((c) => c === 'UNAVAILABLE') : r.bodyCode !== 503) return { verdict: 'failed', reason: '503 without the error body' };
     return { verdict: 'allowed 503' };
+  }
+  if (r.status === 409 && r.idempotentResend) {
+    if (r.bodyCode !== 409) return { verdict: 'failed', reason: '409 without the error body' };
+    return { verdict: 'allowed 409' };
   }
   if (r.status >= 200 && r.status < 400 && !codes.length && r.wellFormed !== false) return { verdict: 'ok' };
   const what = codes.length ? `GraphQL ${codes.join(',')}` : r.wellFormed === false ? 'an unexpected body' : `HTTP ${r.status}`;

@@ -124,7 +124,8 @@ export function startWsSubscriber(name: string, home: number, cluster: Cluster, 
   let client: Client | undefined;
   const s = newSubscriber(name, 'ws', after, forgetOne, () => {
     closed = true;
-    void client?.dispose();
+    // A connection the server refused (1013 while PostgreSQL is down) rejects its dispose.
+    if (client) Promise.resolve(client.dispose()).catch(() => {});
   });
   const connect = () => {
     if (closed) return;
@@ -156,7 +157,7 @@ export function startWsSubscriber(name: string, home: number, cluster: Cluster, 
       if (ended) return;
       ended = true;
       countDrop(s, reason);
-      void c.dispose();
+      Promise.resolve(c.dispose()).catch(() => {});
       if (!closed) setTimeout(connect, RECONNECT_MS);
     };
     c.subscribe<{ events: { id: string; event: string } | null }>(

@@ -5,12 +5,13 @@
 // the acknowledgements the database must bear out (page views answered 202, lessons published).
 import { BudgetTracker, type Budget, type RequestResult } from './checks.js';
 import type { Cluster, Instance } from './cluster.js';
+import { idempotentWriter, type IdempotentWrites, type Send } from './idempotent-writer.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 /** While every instance refuses connections, how long a request keeps looking for one. */
 const NO_INSTANCE_MS = 15_000;
 
-export type Kind = 'REST read' | 'REST write' | 'lesson publish' | 'page view' | 'GraphQL query' | 'GraphQL mutation' | 'register' | 'REST read (over budget)';
+export type Kind = 'REST read' | 'REST write' | 'lesson publish' | 'page view' | 'GraphQL query' | 'GraphQL mutation' | 'register' | 'REST read (over budget)' | 'idempotent write';
 
 export interface Tokens {
   /** ada@example.com: ADMIN (lesson writes), PRO. */
@@ -33,14 +34,18 @@ export interface TrafficOptions {
   eventId: string;
 }
 
-interface Spec {
+export interface Spec {
   kind: Kind;
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
   body?: unknown;
   token?: string;
+  /** More request headers (an Idempotency-Key). */
+  headers?: Record<string, string>;
   /** Checks the parsed body of a success (default: any). */
   expect?(body: unknown, status: number): boolean;
+  /** See RequestResult.idempotentResend. */
+  idempotentResend?: boolean;
 }
 
 export interface Recorded {
@@ -54,6 +59,8 @@ export interface Recorded {
   failovers: number;
   pageViews: Set<string>;
   published: Set<string>;
+  /** What the idempotent writer sent and what came back (idempotent-writer.ts). */
+  idempotent: IdempotentWrites;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -64,14 +71,17 @@ type Json = Record<string, unknown>;
 const hasId = (b: unknown) => typeof (b as Json | undefined)?.id === 'string';
 
 export function startTraffic(o: TrafficOptions): { recorded: Recorded; stop(): Promise<void> } {
-  const recorded: Recorded = { ok: new Map(), results: [], latencies: new Map(), failovers: 0, pageViews: new Set(), published: new Set() };
+  const recorded: Recorded = {
+    ok: new Map(), results: [], latencies: new Map(), failovers: 0, pageViews: new Set(), published: new Set(),
+    idempotent: { keys: new Map(), replays: 0, replayMismatches: [] },
+  };
   let running = true;
   let sequence = 0;
   const unique = () => `${Date.now().toString(36)}-${(sequence++).toString(36)}`;
 
   /** Sends one request (failing over on a refused connection) and records what came back. */
-  async function send(spec: Spec, home: number, budget: Budget, address: string, tracker?: BudgetTracker): Promise<{ status: number; body: unknown }> {
-    const headers: Record<string, string> = { 'x-forwarded-for': address };
+  async function send(spec: Spec, home: number, budget: Budget, address: string, tracker?: BudgetTracker): ReturnType<Send> {
+    const headers: Record<string, string> = { 'x-forwarded-for': address, ...spec.headers };
     if (spec.token) headers.authorization = `Bearer ${spec.token}`;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     const lookingSince = Date.now();
@@ -99,7 +109,7 @@ export function startTraffic(o: TrafficOptions): { recorded: Recorded; stop(): P
         const result: RequestResult = { kind: spec.kind, budget, instance: inst.index, start, end, status: 0, transportError: code };
         recorded.results.push(result);
         tracker?.record(result);
-        return { status: 0, body: undefined };
+        return { status: 0, body: undefined, text: '', headers: new Headers() };
       }
       let text = '';
       try {
@@ -107,7 +117,7 @@ export function startTraffic(o: TrafficOptions): { recorded: Recorded; stop(): P
       } catch (error) {
         const result: RequestResult = { kind: spec.kind, budget, instance: inst.index, start, end: Date.now(), status: 0, transportError: transportCode(error) };
         recorded.results.push(result);
-        return { status: 0, body: undefined };
+        return { status: 0, body: undefined, text: '', headers: new Headers() };
       }
       const end = Date.now();
       let body: unknown;
@@ -127,6 +137,7 @@ export function startTraffic(o: TrafficOptions): { recorded: Recorded; stop(): P
         hasRetryAfter: response.headers.has('retry-after'),
         bodyCode: typeof (body as Json | undefined)?.code === 'number' ? ((body as Json).code as number) : undefined,
         graphqlCodes: Array.isArray(errors) ? errors.map((e) => e.extensions?.code ?? 'NO_CODE') : undefined,
+        idempotentResend: spec.idempotentResend,
       };
       if (response.status === 429) result.budgetSpent = tracker?.spent(start) ?? false;
       if (response.ok && !result.graphqlCodes && spec.expect) result.wellFormed = spec.expect(body, response.status);
@@ -137,7 +148,7 @@ export function startTraffic(o: TrafficOptions): { recorded: Recorded; stop(): P
       let list = recorded.latencies.get(spec.kind);
       if (!list) recorded.latencies.set(spec.kind, (list = []));
       list.push(end - start);
-      return { status: response.status, body };
+      return { status: response.status, body, text, headers: response.headers };
     }
   }
 
@@ -304,6 +315,7 @@ export function startTraffic(o: TrafficOptions): { recorded: Recorded; stop(): P
     [restWriter, 0.15],
     [graphqlWriter, 0.1],
     [registrar, 0.01],
+    [(home, address) => idempotentWriter({ send: (spec) => send(spec, home, 'unlimited', address), token: o.tokens.admin, unique, running: () => running, record: recorded.idempotent }), 0.03],
   ];
   const loops: Loop[] = [];
   for (const [loop, share] of mix) for (let i = 0; i < Math.max(1, Math.round(share * o.clients)); i++) loops.push(loop);

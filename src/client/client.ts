@@ -97,7 +97,7 @@ export class LearningClient {
     /** Creates an account (MEMBER, FREE) and signs in; 409 ConflictError when the e-mail is taken. */
     register: (input: RegisterInput, options?: CallOptions): Promise<Registration> =>
       this.transport.rest('POST', '/api/auth/register', { ...options, body: input }),
-    /** Exchanges a refresh token for a new pair; the old one stops working. */
+    /** Exchanges a refresh token for a new pair; presenting the old one again within 10 s of its first use gets another pair, later it ends the session. */
     refresh: (refreshToken: string, options?: CallOptions): Promise<TokenPair> =>
       this.transport.rest('POST', '/api/auth/refresh', { ...options, body: { refreshToken } }),
     /** Ends the session of a refresh token, and its access tokens with it. */
@@ -200,6 +200,9 @@ export class LearningClient {
     /** The keys that are not revoked, newest first (without the keys). */
     list: async (options?: CallOptions): Promise<ApiKey[]> =>
       (await this.transport.rest<RestResponse<'listApiKeys', 200>>('GET', '/api/v1/api-keys', options)).items,
+    /** One key (without the key itself); revoked or someone else's: 404. */
+    get: (id: string, options?: CallOptions): Promise<ApiKey> =>
+      this.transport.rest<RestResponse<'getApiKey', 200>>('GET', `/api/v1/api-keys/${path(id)}`, options),
     /** Revokes a key: it stops working at once. */
     revoke: async (id: string, options?: CallOptions): Promise<void> => {
       await this.transport.rest('DELETE', `/api/v1/api-keys/${path(id)}`, options);
@@ -211,6 +214,9 @@ export class LearningClient {
     /** The live sessions, newest first; `current` marks the one of this client's token. */
     list: async (options?: CallOptions): Promise<Session[]> =>
       (await this.transport.rest<RestResponse<'listSessions', 200>>('GET', '/api/v1/sessions', options)).items,
+    /** One of the caller's live sessions; ended or someone else's: 404. */
+    get: (id: string, options?: CallOptions): Promise<Session> =>
+      this.transport.rest<RestResponse<'getSession', 200>>('GET', `/api/v1/sessions/${path(id)}`, options),
     /** Ends a session: its access and refresh tokens stop working at once. */
     revoke: async (id: string, options?: CallOptions): Promise<void> => {
       await this.transport.rest('DELETE', `/api/v1/sessions/${path(id)}`, options);

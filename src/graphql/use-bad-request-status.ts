@@ -11,12 +11,14 @@
 //   REST bodies are refused the same way (src/http/body.ts);
 // - a persisted-query extension that is not Apollo's `{version: 1, sha256Hash: "<string>"}`: Yoga's
 //   APQ plugin ignores it, so a client would run without the persisted query it thinks it set.
-// A POST in a media type none of Yoga's parsers reads keeps Yoga's 415, with a GraphQL error
-// (Yoga sent no body). And variables that cannot be used get a code (withRequestErrorCodes).
+// A POST whose body is not JSON never gets here: it is 415 in the contract's shape
+// (src/http/plugins/use-input-encoding.ts), and so is anything else none of Yoga's parsers reads.
+// And variables that cannot be used get a code (withRequestErrorCodes).
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { duplicateKey, JSON_MEDIA_TYPE } from '../http/body.js';
 import { requestContextOf, type NodeServerContext } from '../http/plugins/server-context.js';
+import { unsupportedMediaType } from '../http/plugins/use-input-encoding.js';
 import { refusalResponse } from './errors.js';
 
 interface HttpExtension {
@@ -30,9 +32,6 @@ const notJson = (error: unknown): never => {
     extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
   });
 };
-
-const unsupportedMediaType = () =>
-  createGraphQLError('Unsupported Media Type: a GraphQL POST is sent as application/json.', { extensions: { code: 'BAD_REQUEST', status: 415 } });
 
 const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 
@@ -87,9 +86,8 @@ export function useBadRequestStatus(): Plugin<object, Partial<NodeServerContext>
   return {
     onRequestParse({ request, requestParser, setRequestParser, serverContext, endResponse, fetchAPI }) {
       if (!requestParser) {
-        // None of Yoga's parsers reads this media type (or none was given): Yoga would answer a
-        // bare 415 with no body.
-        endResponse(refusalResponse(fetchAPI.Response, unsupportedMediaType(), request, requestContextOf(request).log(), true));
+        // None of Yoga's parsers reads this request: Yoga would answer a bare 415 with no body.
+        endResponse(refusalResponse(fetchAPI.Response, unsupportedMediaType(), request, requestContextOf(request).log(), false));
         return;
       }
       // The body as the node server read it (src/server.ts): the text Yoga's parser parsed.

@@ -1,18 +1,26 @@
 // GraphQL over WebSocket (the graphql-ws protocol) on /graphql, for subscriptions (queries and
 // mutations work too). Every operation executes through Yoga's envelop pipeline
 // (`yoga.getEnveloped`), so the plugins that apply to HTTP apply here too. Clients authenticate
-// with connectionParams {authorization: "Bearer …"}; an Authorization header on the upgrade
-// request also works.
-import type { IncomingMessage, Server } from 'node:http';
+// with connectionParams {authorization: "Bearer …"}; an Authorization or X-API-Key header on the
+// upgrade request also works. A socket holds a file descriptor and memory for as long as it is
+// open, so it must earn its place: connection_init within WEBSOCKET_INIT_TIMEOUT_MS (else 4408),
+// carrying credentials that resolve to a caller (else 4403), and an address holds at most
+// CONNECTIONS_PER_ADDRESS WebSockets and SSE streams together (one more upgrade is a 429).
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { GraphQLError } from 'graphql';
 import { CloseCode, type ServerOptions } from 'graphql-ws';
 import { createGraphQLError, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestContext } from '../context.js';
+import { isDatabaseUnavailable, MISSING_OR_INVALID_TOKEN, type AppError } from '../errors.js';
 import { duplicateKey } from '../http/body.js';
+import { errorBody } from '../http/errors.js';
+import { tooManyConnections, type AddressConnections } from '../http/connection-limits.js';
 import type { NodeServerContext } from '../http/plugins/server-context.js';
 import type { Logger } from '../logger.js';
+import type { ConnectionRefusalReason } from '../metrics.js';
 import { withRequestErrorCodes } from './use-bad-request-status.js';
 import { formatGraphQLError, isGraphQLError } from './errors.js';
 
@@ -27,6 +35,13 @@ type Extra = Record<PropertyKey, unknown> & {
   authorization?: string;
 };
 
+/** How long a socket may stay open without a connection_init (graphql-ws then closes it with 4408). */
+export const WEBSOCKET_INIT_TIMEOUT_MS = 10_000;
+
+const GRAPHQL_PATH = '/graphql';
+/** WebSocket's close code 1013 (RFC 6455 registry): a server condition the client may retry after. */
+const TRY_AGAIN_LATER = 1013;
+
 /** The envelop's execute/subscribe, carried to graphql-ws's own hooks in the root value. */
 interface Enveloped {
   execute: NonNullable<ServerOptions['execute']>;
@@ -39,6 +54,10 @@ export function attachGraphQLWebSocket({
   log,
   contextFor,
   messageLimit,
+  connections,
+  addressOf,
+  initTimeoutMs = WEBSOCKET_INIT_TIMEOUT_MS,
+  onRefused,
 }: {
   server: Server;
   yoga: YogaServerInstance<NodeServerContext, RequestContext>;
@@ -46,21 +65,74 @@ export function attachGraphQLWebSocket({
   contextFor(request: IncomingMessage, authorization: string | undefined): RequestContext;
   /** The largest message, in bytes: BODY_LIMIT_BYTES, as for a request body. */
   messageLimit: number;
+  /** The WebSocket and SSE connections open per client address (CONNECTIONS_PER_ADDRESS). */
+  connections: AddressConnections;
+  /** The client address of an upgrade request, as every request's is computed (TRUST_PROXY). */
+  addressOf(request: IncomingMessage): string;
+  /** How long a socket may wait before its connection_init. */
+  initTimeoutMs?: number;
+  /** Told of every socket refused or closed before it was accepted (the metric). */
+  onRefused(reason: ConnectionRefusalReason): void;
 }) {
   // A larger message closes the socket with 1009 (Message Too Big) before it is parsed; ws's
   // default took 100 MiB, parsed and ran it, where HTTP refuses a body over the limit with 413.
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: messageLimit });
+  const wss = new WebSocketServer({ noServer: true, path: GRAPHQL_PATH, maxPayload: messageLimit });
+  // The upgrade is counted against its address before ws accepts it: one over the limit is
+  // answered 429 and closed, and never costs a WebSocket. The slot is the TCP socket's, given back
+  // when it closes (a handshake ws refuses closes it too).
+  const tooMany = upgradeRefusal(tooManyConnections(connections.perAddress));
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (pathOf(request.url) === GRAPHQL_PATH) {
+      const release = connections.acquire(addressOf(request));
+      if (!release) {
+        onRefused('per_address');
+        socket.on('error', () => socket.destroy());
+        socket.once('finish', () => socket.destroy());
+        socket.end(tooMany);
+        return;
+      }
+      socket.once('close', release);
+    }
+    // Any other path: ws answers 400, as it did when it listened on the server itself.
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  server.on('upgrade', onUpgrade);
   const refused = refuseDuplicateKeys(wss);
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => formatGraphQLError(e, log).toJSON());
   const handle = useServer<Record<string, unknown> | undefined, Extra>(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
-      onConnect: (ctx) => {
-        if (refused.has(ctx.extra.socket)) return false;
+      // graphql-ws closes a socket without connection_init by then with 4408.
+      connectionInitWaitTimeout: initTimeoutMs,
+      onConnect: async (ctx) => {
+        const { socket, request } = ctx.extra;
+        if (refused.has(socket)) return false;
         const fromParams = ctx.connectionParams?.authorization;
-        ctx.extra.authorization = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
-        return true;
+        ctx.extra.authorization = typeof fromParams === 'string' ? fromParams : request.headers.authorization;
+        // Credentials are checked as a request's are (the auth service, through a context): a
+        // socket without a caller is closed with 4403. Its operations resolve the caller again
+        // each (onSubscribe), so a credential revoked later stops them too.
+        try {
+          if (await contextFor(request, ctx.extra.authorization).caller()) return true;
+        } catch (error) {
+          // The database is unreachable (or worse): the client is told to come back, as HTTP's 503.
+          if (isDatabaseUnavailable(error)) {
+            log.warn({ err: error }, 'websocket: credentials not checked, the database is unavailable');
+            socket.close(TRY_AGAIN_LATER, 'Service temporarily unavailable');
+          } else {
+            log.error({ err: error }, 'websocket: credentials check failed');
+            socket.close(CloseCode.InternalServerError, 'Internal server error');
+          }
+          return false;
+        }
+        onRefused('websocket_credentials');
+        // graphql-ws's own close after `false` is then a no-op (the socket is already closing).
+        socket.close(CloseCode.Forbidden, MISSING_OR_INVALID_TOKEN);
+        return false;
+      },
+      onClose: (ctx, code) => {
+        if (code === CloseCode.ConnectionInitialisationTimeout && !ctx.connectionInitReceived) onRefused('websocket_init_timeout');
       },
       onSubscribe: async (ctx, _id, payload) => {
         if (refused.has(ctx.extra.socket)) return [createGraphQLError('Invalid message received', { extensions: { code: 'BAD_REQUEST' } })];
@@ -105,11 +177,31 @@ export function attachGraphQLWebSocket({
   logSocketErrors(wss, log);
   return {
     async close(): Promise<void> {
+      server.off('upgrade', onUpgrade);
       for (const client of wss.clients) client.close(1001, 'Going away');
       await handle.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** The path of a request target, as ws compares it with its `path` option. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '';
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
+}
+
+/**
+ * An upgrade refused with `error`'s status, as a plain HTTP response in the contract's error shape
+ * (no GraphQL operation has started), then the connection is closed.
+ */
+function upgradeRefusal(error: AppError): string {
+  const body = JSON.stringify(errorBody(error));
+  return (
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 /**

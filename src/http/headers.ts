@@ -1,4 +1,5 @@
 // The headers object a Response is made with, when it is built from other objects.
+import { createHash } from 'node:crypto';
 
 /**
  * A new headers object: the entries of each source in turn, later ones winning. Not an object
@@ -24,4 +25,19 @@ export const listedTags = (header: string): string[] => header.split(',').map((t
 export function ifNoneMatchHolds(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.trim() === '*' || listedTags(ifNoneMatch).includes(etag);
+}
+
+/**
+ * The strong entity tag of a JSON body (RFC 9110 8.8.3): a digest of its exact bytes, so two
+ * answers share a tag exactly when they are the same bytes, whoever made them.
+ */
+export const strongEntityTag = (body: string): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+
+/**
+ * If-Match holds for a resource whose current tag is `etag`: `*` (any current version), or a list
+ * naming it. Strong comparison (RFC 9110 13.1.1): a weak tag never matches.
+ */
+export function ifMatchHolds(ifMatch: string, etag: string): boolean {
+  if (ifMatch.trim() === '*') return true;
+  return ifMatch.split(',').some((tag) => tag.trim() === etag);
 }

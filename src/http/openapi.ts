@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { errorStatus } from '../errors.js';
 import { WEBHOOK_CATALOG, WEBHOOK_HEADERS } from '../modules/events/catalog.js';
-import type { RouteDefinition } from './route.js';
+import { takesIdempotencyKey, type RouteDefinition } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -18,7 +18,9 @@ const errorDescriptions: Record<number, string> = {
   404: 'Not found',
   405: 'Method not allowed (see the Allow header)',
   409: 'Conflict',
+  412: 'Precondition failed: the If-Match named no current version of the resource; nothing was changed',
   413: 'Request body too large',
+  422: 'The Idempotency-Key was used for another request (another method, path or body)',
   429: 'Rate limit exceeded (see Retry-After)',
   500: 'Unexpected error',
   503: 'Database unavailable',
@@ -60,7 +62,29 @@ const headerComponents: Record<string, JsonSchema> = {
   'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When the next slot frees (unix seconds)', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
-  ETag: { description: 'The entity tag of this answer (a digest of its JSON); send it as If-None-Match to get a 304 while it is current', schema: { type: 'string' } },
+  ETag: {
+    description: 'The strong entity tag of this answer (a digest of its JSON): send it as If-None-Match to get a 304 while it is current, or as If-Match to change the resource only if it still is',
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key, replayed byte for byte: nothing was changed again',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+const etagHeader = { ETag: { $ref: '#/components/headers/ETag' } };
+const replayedHeader = { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
+const IF_NONE_MATCH = { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of an earlier answer: 304 (without a body, costing no rate-limit budget) while it is current', schema: { type: 'string' } };
+const IF_MATCH = {
+  name: 'If-Match', in: 'header', required: false,
+  description: 'The ETag of the resource as last read (its GET), or `*`: the change is made only if it is still current, otherwise 412 and nothing changes',
+  schema: { type: 'string' },
+};
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description:
+    '1-255 printable ASCII characters, unique per request you mean: for 24 hours the same request with the same key gets the first 2xx response again ' +
+    '(`Idempotent-Replayed: true`) and changes nothing; another request with it is 422, one while the first runs 409. Failed requests are not stored: retry them with their key',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
 function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
@@ -118,21 +142,29 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
     // route reads one; 413 for an oversized body on every method but GET, as the server reads (and
     // limits) the body of any other request before routing it, whether or not the route reads one
     // (src/server.ts); 403 without a valid token; and 429/500/503 anywhere.
+    // Idempotency-Key: 409 while its first request runs, 422 for another request; If-Match: 412.
+    const keyed = takesIdempotencyKey(route);
     const implied = [
       400,
       ...(route.body || route.method !== 'GET' ? [413] : []),
       ...(route.auth || route.roles ? [403] : []),
+      ...(keyed ? [409, 422] : []),
+      ...(route.ifMatch ? [412] : []),
     ];
+    // A GET's answer, and a write's that declares ifMatch, carry the ETag of their JSON (src/http/router.ts).
+    const tagged = Boolean(route.success.schema) && (route.method === 'GET' || route.ifMatch);
     const errors = [...new Set([...route.errors, ...implied, 429, 500, 503])].sort((a, b) => a - b);
     const responses: Record<string, JsonSchema> = {
       [route.success.status]: {
         description: route.success.description,
-        headers: route.cached ? cachedReadHeaders : rateLimitHeaders,
+        headers: { ...(route.cached ? cachedReadHeaders : rateLimitHeaders), ...(tagged ? etagHeader : {}), ...(keyed ? replayedHeader : {}) },
         ...(route.success.schema ? { content: { 'application/json': { schema: toSchema(route.success.schema, 'output') } } } : {}),
       },
     };
     // A cached read's conditional GET (see RouteDefinition.cached).
-    if (route.cached) responses[304] = { description: 'Not modified: the If-None-Match named the current ETag', headers: cachedReadHeaders };
+    if (route.cached || (tagged && route.method === 'GET')) {
+      responses[304] = { description: 'Not modified: the If-None-Match named the current ETag (costs no rate-limit budget)', headers: cachedReadHeaders };
+    }
     for (const code of errors) {
       responses[code] = {
         description: errorDescriptions[code] ?? 'Error',
@@ -149,7 +181,9 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
       parameters: [
         ...parameters(route.params, 'path'),
         ...parameters(route.query, 'query'),
-        ...(route.cached ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of an earlier answer: 304 while it is current', schema: { type: 'string' } }] : []),
+        ...(route.cached || (tagged && route.method === 'GET') ? [IF_NONE_MATCH] : []),
+        ...(route.ifMatch ? [IF_MATCH] : []),
+        ...(keyed ? [IDEMPOTENCY_KEY] : []),
       ],
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }

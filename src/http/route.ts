@@ -2,6 +2,7 @@
 // schemas, and the OpenAPI document is generated from the same schemas.
 import type { z } from 'zod';
 import type { Caller, RequestContext, Role } from '../context.js';
+import type { Precondition } from '../errors.js';
 import type { Entity } from '../graphql/response-cache.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -13,6 +14,13 @@ export interface RouteInput<P, Q, B, A extends boolean> {
   body: B;
   ctx: RequestContext;
   caller: A extends true ? Caller : null;
+  /**
+   * The request's If-Match, on a route that declares `ifMatch`: the handler passes it to its
+   * service, which checks it against the resource's current view (the body its GET answers) in
+   * the write's transaction, with the resource's row locked, and refuses with 412 if it fails.
+   * undefined without the header (no check).
+   */
+  precondition: Precondition<unknown> | undefined;
 }
 
 export interface RouteDefinition<
@@ -43,10 +51,26 @@ export interface RouteDefinition<
    * carry an ETag, and If-None-Match with it answers 304.
    */
   cached?: (result: z.input<R>) => Entity[];
+  /**
+   * A write of a resource that has a GET: it honours If-Match (see RouteInput.precondition), and
+   * its 2xx answer with the resource carries the resource's new ETag.
+   */
+  ifMatch?: boolean;
+  /**
+   * The answer shows a secret once (an API key, a signing secret): it is never stored for an
+   * Idempotency-Key, and the key sent again is 409.
+   */
+  showsSecret?: boolean;
   /** Error codes this route may answer with, beyond the ones every route can (429, 500, 503). */
   errors: number[];
   handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.input<R> | void>;
 }
+
+/**
+ * Whether a route takes an Idempotency-Key: every authenticated write under /api/v1 (the
+ * contract's; never /api/auth/*, whose answers hold tokens).
+ */
+export const takesIdempotencyKey = (route: RouteDefinition): boolean => route.auth && route.method !== 'GET' && route.path.startsWith('/api/v1/');
 
 /** Typed helper: infers the handler's input and output types from the schemas. */
 export function defineRoute<

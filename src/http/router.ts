@@ -4,9 +4,10 @@ import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { forbidden, methodNotAllowed } from '../errors.js';
 import type { CachedReads } from '../graphql/response-cache.js';
+import { fingerprintOf, parseIdempotencyKey, type StoredResponse } from '../modules/idempotency/store.js';
 import { readJsonBody } from './body.js';
-import { ifNoneMatchHolds } from './headers.js';
-import type { Method, RouteDefinition } from './route.js';
+import { ifMatchHolds, ifNoneMatchHolds, strongEntityTag } from './headers.js';
+import { takesIdempotencyKey, type Method, type RouteDefinition, type RouteInput } from './route.js';
 import { assertCleanInput, parseWith } from './validation.js';
 
 interface CompiledPath {
@@ -20,6 +21,8 @@ const emptyObject = z.object({});
 export class Router {
   private readonly paths: CompiledPath[] = [];
   readonly routes: RouteDefinition[] = [];
+  /** The routes that take an Idempotency-Key (takesIdempotencyKey). */
+  private readonly keyed = new WeakSet<RouteDefinition>();
 
   /** `reads`: the response cache the routes that declare `cached` are read through (none: every read runs). */
   constructor(private readonly reads?: CachedReads) {}
@@ -35,6 +38,7 @@ export class Router {
       if (compiled.routes.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
       compiled.routes.set(route.method, route);
       this.routes.push(route);
+      if (takesIdempotencyKey(route)) this.keyed.add(route);
     }
     return this;
   }
@@ -61,16 +65,22 @@ export class Router {
     const caller = route.auth ? await ctx.requireCaller() : null;
     // A caller who may not use the route learns nothing about its input: 403 before any 400.
     if (route.roles && !(caller && route.roles.includes(caller.role))) throw forbidden();
+    const keyHeader = caller && this.keyed.has(route) ? request.headers.get('idempotency-key') : null;
+    const idempotencyKey = keyHeader === null ? undefined : parseIdempotencyKey(keyHeader);
+    // The body as sent, for the key's fingerprint (read once more by readJsonBody).
+    const sent = idempotencyKey === undefined ? undefined : await request.clone().text();
     const query = Object.fromEntries(url.searchParams);
     assertCleanInput(query, 'query');
     const body = route.body ? await readJsonBody(request) : undefined;
     assertCleanInput(body, '');
+    const ifMatch = route.ifMatch ? request.headers.get('if-match') : null;
     const input = {
       params: parseWith(route.params ?? emptyObject, params, 'path'),
       query: parseWith(route.query ?? emptyObject, query, 'query'),
       body: route.body ? parseWith(route.body, body, '') : {},
       ctx,
       caller,
+      precondition: ifMatch === null ? undefined : (current: unknown) => ifMatchHolds(ifMatch, strongEntityTag(JSON.stringify(current))),
     };
     if (route.cached && this.reads) {
       const { cached } = route;
@@ -83,13 +93,31 @@ export class Router {
       if (ifNoneMatchHolds(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: { etag } });
       return new Response(method === 'HEAD' ? null : body, { status: route.success.status, headers: { 'content-type': 'application/json; charset=utf-8', etag } });
     }
-    const result = await route.handler(input as never);
-    const status = route.success.status;
-    if (status === 204 || result === undefined) return new Response(null, { status });
-    return new Response(method === 'HEAD' ? null : JSON.stringify(result), {
-      status,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
+    if (idempotencyKey === undefined) {
+      const answer = await answerOf(route, input);
+      if (answer.headers.etag && method !== 'POST' && ifNoneMatchHolds(request.headers.get('if-none-match'), answer.headers.etag)) {
+        return new Response(null, { status: 304, headers: { etag: answer.headers.etag, 'cache-control': 'no-store' } });
+      }
+      return responseOf(Response, answer, method === 'HEAD');
+    }
+    // Idempotency-Key (src/modules/idempotency/store.ts): the stored answer, or this run's, stored if 2xx.
+    const store = ctx.services.idempotency;
+    const begun = await store.begin({
+      userId: caller!.userId, key: idempotencyKey, method, path: url.pathname + url.search, fingerprint: fingerprintOf(sent!),
     });
+    if (begun.replay) return responseOf(Response, { ...begun.replay, headers: { ...begun.replay.headers, 'idempotent-replayed': 'true' } }, false);
+    let answer: Answer;
+    try {
+      answer = await answerOf(route, input);
+    } catch (error) {
+      await store.release(begun.claim).catch((failed: unknown) => ctx.log().warn({ err: failed }, 'could not release an Idempotency-Key claim'));
+      throw error;
+    }
+    // The change is made: its answer goes out even if it cannot be stored (the claim then holds
+    // the key until RUNNING_LEASE_MS).
+    await (route.showsSecret ? store.secretShown(begun.claim) : store.store(begun.claim, answer))
+      .catch((failed: unknown) => ctx.log().warn({ err: failed }, 'could not store an Idempotency-Key response'));
+    return responseOf(Response, answer, false);
   }
 
   /** The template (`/api/users/{id}`) of the route a path matches, whatever the method. */
@@ -117,6 +145,30 @@ export class Router {
     return undefined;
   }
 }
+
+/** What a route answered, before it is a Response: what an Idempotency-Key stores. */
+type Answer = StoredResponse;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Runs the route's handler. A JSON answer of a GET, or of a write declaring `ifMatch`, carries the
+ * strong ETag of its bytes: the tag If-None-Match and If-Match compare with. Such an answer holds
+ * the caller's data (or is cheap to make again), so it is never kept by a cache (`no-store`): the
+ * client keeps the tag.
+ */
+async function answerOf(route: RouteDefinition, input: RouteInput<unknown, unknown, unknown, boolean>): Promise<Answer> {
+  const result = await route.handler(input as never);
+  const status = route.success.status;
+  if (status === 204 || result === undefined) return { status, body: null, headers: {} };
+  const body = JSON.stringify(result);
+  if (route.method !== 'GET' && !route.ifMatch) return { status, body, headers: { 'content-type': JSON_TYPE } };
+  return { status, body, headers: { 'content-type': JSON_TYPE, etag: strongEntityTag(body), 'cache-control': 'no-store' } };
+}
+
+/** `Response` is the server's fetch API (Yoga's), whose string bodies are written without copying. */
+const responseOf = (Response: typeof globalThis.Response, answer: Answer, headOnly: boolean): Response =>
+  // A new headers object: the response's headers are written into it.
+  new Response(headOnly ? null : answer.body, { status: answer.status, headers: { ...answer.headers } });
 
 function compile(template: string): { pattern: RegExp; paramNames: string[] } {
   const paramNames: string[] = [];

@@ -218,3 +218,119 @@ export function malformedGraphQLGet(): fc.Arbitrary<{ search: string }> {
     fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([q, v]) => `query=${e(`{${q}`)}&variables=${e(v)}`),
   ).map((search) => ({ search, [fc.toStringMethod]: () => abbreviate(search, 200) }));
 }
+
+/** An operation as the transports send it: its document and variables. */
+export interface GraphQLOperation {
+  query: string;
+  variables?: Record<string, unknown>;
+  hostile: string;
+}
+
+const withLabel = <T extends { hostile: string; query: string }>(c: T): T => Object.assign(c, { [fc.toStringMethod]: () => `${c.hostile}: ${abbreviate(c.query, 200)}` });
+
+/**
+ * Operations whose directives' arguments are bad, as literals and as variables: @stream's
+ * initialCount below 0, null or of another type, @defer's and @include's `if` null or not a
+ * Boolean, arguments unknown or named twice, a label that is not static, a directive where it
+ * cannot be. Each must be refused before anything runs, and never as an unexpected error.
+ */
+export function hostileDirectiveCase(): fc.Arbitrary<GraphQLOperation> {
+  const literals = ['-1', 'null', '-2147483648', '2147483648', '1.5', '"1"', 'true', '[1]', '{ a: 1 }', '$undeclared', 'ONE'];
+  const values: unknown[] = [-1, null, -2147483648, 2147483648, 1.5, '1', true, [], {}, [-1]];
+  return fc.oneof(
+    fc.constantFrom(...literals).map((v) => ({ query: `{ docs @stream(initialCount: ${v}) { slug } }`, hostile: `@stream(initialCount: ${v})` })),
+    fc.tuple(fc.constantFrom(...values), fc.constantFrom('Int', 'Int = 2', 'Int!')).map(([n, type]) => ({
+      query: `query ($n: ${type}) { docs @stream(initialCount: $n) { slug } }`,
+      variables: { n },
+      hostile: `@stream(initialCount: $n: ${type}) with ${JSON.stringify(n)}`,
+    })),
+    fc.constantFrom('null', '"x"', '1', '[true]', '$undeclared').map((v) => ({ query: `{ docs { slug } ... @defer(if: ${v}) { more: docs { title } } }`, hostile: `@defer(if: ${v})` })),
+    fc.tuple(fc.constantFrom(null, 'x', 1, [true], {}), fc.constantFrom('include', 'skip', 'defer')).map(([b, directive]) => ({
+      query: directive === 'defer' ? 'query ($b: Boolean = true) { docs { slug } ... @defer(if: $b) { more: docs { title } } }' : `query ($b: Boolean = true) { docs @${directive}(if: $b) { slug } }`,
+      variables: { b },
+      hostile: `@${directive}(if: $b) with ${JSON.stringify(b)}`,
+    })),
+    fc.tuple(fc.constantFrom(1, null, 'x'), fc.string({ maxLength: 8 })).map(([l, s]) => ({
+      query: `query ($l: String) { docs @stream(label: $l, initialCount: 1) { slug } ... @defer(label: ${JSON.stringify(s)}) { a: docs { slug } } ... @defer(label: ${JSON.stringify(s)}) { b: docs { slug } } }`,
+      variables: { l },
+      hostile: 'a label that is a variable, two labels alike',
+    })),
+    fc.constantFrom(
+      '{ docs @skip(if: true, if: false) { slug } }',
+      '{ docs @stream(initialCount: 1, initialCount: -1) { slug } }',
+      '{ docs @include(iff: true) { slug } }',
+      '{ docs @include { slug } }',
+      '{ docs @stream(foo: 1) { slug } }',
+      '{ docs @nope(x: 1) { slug } }',
+      '{ docs @include(if: true) @include(if: false) { slug } }',
+      'query @stream { docs { slug } }',
+      '{ me @stream(initialCount: -1) { id } }',
+      '{ docs { slug @stream(initialCount: -1) } }',
+      'mutation { logout(refreshToken: "x") @defer(if: null) }',
+      'subscription { events @stream(initialCount: -1) { id } }',
+      'subscription { ... @defer { events { id } } }',
+    ).map((query) => ({ query, hostile: 'a directive misused' })),
+  ).map((c) => withLabel<GraphQLOperation>(c));
+}
+
+/** Media types a GraphQL POST is refused in (415): what a browser sends cross-site, others, and garbage. */
+export type GraphQLEncoding = 'json' | 'multipart' | 'urlencoded' | 'text/plain' | 'none' | 'garbage';
+
+export interface EncodedPost {
+  encoding: GraphQLEncoding;
+  /** Whether the operation may run when sent as JSON (otherwise it must be refused). */
+  runs: boolean;
+  contentType?: string;
+  body: string;
+  hostile: string;
+}
+
+/** A Content-Type that is no JSON type a GraphQL POST may have (printable ASCII, as a header must be). */
+const garbageContentType = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.constantFrom('application/graphql', 'application/jsonx', 'application/x-json', 'text/json', 'application/xml', '*/*', ';', 'text/plain, application/json'),
+    fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz/+;=-_. ABCJ"\',*'.split('')), minLength: 1, maxLength: 24 }),
+  ).filter((t) => t.trim() === t && t.length > 0 && !/^application\/(?:graphql\+)?json(?:;|$)/.test(t.split(',')[0]!));
+
+/**
+ * An operation (hostile or not, a mutation among them) POSTed in one of the encodings: JSON, whose
+ * answer is the operation's, or any other, which is refused as a whole with 415.
+ */
+export function encodedGraphQLPost(): fc.Arbitrary<EncodedPost> {
+  const operation = fc.oneof(
+    hostileDirectiveCase(),
+    // Operations that run as JSON. The mutation would rename Ada (a change the fuzz sees): as JSON,
+    // one that changes nothing runs instead.
+    fc.constantFrom<GraphQLOperation>(
+      { query: 'mutation { updateMe(name: "Changed by a form") { name } }', hostile: 'a mutation' },
+      { query: '{ __typename }', hostile: 'a plain query' },
+    ),
+  );
+  return fc.tuple(operation, fc.constantFrom<GraphQLEncoding>('json', 'multipart', 'urlencoded', 'text/plain', 'none', 'garbage'), garbageContentType(), fc.boolean()).map(([sent, encoding, garbage, twice]) => {
+    const op = encoding === 'json' && sent.hostile === 'a mutation' ? { query: 'mutation { logout(refreshToken: "fuzz-not-a-token") }', hostile: sent.hostile } : sent;
+    const json = JSON.stringify({ query: op.query, ...(op.variables ? { variables: op.variables } : {}) });
+    const what = `${op.hostile} as ${encoding}`;
+    const runs = op.hostile === 'a mutation' || op.hostile === 'a plain query';
+    switch (encoding) {
+      case 'json':
+        return { encoding, runs, contentType: 'application/json', body: json, hostile: what };
+      case 'multipart': {
+        const part = (name: string, value: string) => `--B0undary\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+        // GraphQL multipart requests name `operations` (once, or twice as a field) and `map`.
+        const body = part('operations', json) + (twice ? part('operations', '{"query":"{ __typename }"}') : '') + part('map', '{}') + '--B0undary--\r\n';
+        return { encoding, runs, contentType: 'multipart/form-data; boundary=B0undary', body, hostile: what };
+      }
+      case 'urlencoded': {
+        const fields = new URLSearchParams({ query: op.query, ...(op.variables ? { variables: JSON.stringify(op.variables) } : {}) });
+        if (twice) fields.append('query', '{ __typename }');
+        return { encoding, runs, contentType: 'application/x-www-form-urlencoded', body: fields.toString(), hostile: what };
+      }
+      case 'text/plain':
+        return { encoding, runs, contentType: 'text/plain', body: json, hostile: what };
+      case 'none':
+        return { encoding, runs, body: json, hostile: what };
+      case 'garbage':
+        return { encoding, runs, contentType: garbage, body: json, hostile: `${what} ${JSON.stringify(garbage)}` };
+    }
+  }).map((c) => Object.assign(c, { [fc.toStringMethod]: () => `${c.hostile}: ${abbreviate(c.body, 200)}` }));
+}

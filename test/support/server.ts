@@ -43,6 +43,8 @@ export interface TestServerOptions {
   plugins?: Plugin[];
   /** Reuse an existing data dir / database (used by restart). */
   reuse?: { dataDir: string; databaseUrl?: string };
+  /** How long a WebSocket may wait before its connection_init (default: the contract's 10 s). */
+  webSocketInitTimeoutMs?: number;
 }
 
 /**
@@ -113,6 +115,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     onQuery: (sql) => queries.push(sql),
     plugins: options.plugins,
     migrateInProcess: true,
+    webSocketInitTimeoutMs: options.webSocketInitTimeoutMs,
   });
   let stopped = false;
   const server: TestServer = {

@@ -8,10 +8,10 @@ import type { Plugin } from 'graphql-yoga';
 import { requestRecordOf } from './server-context.js';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOWED_HEADERS = 'authorization, content-type, x-api-key, x-request-id, if-none-match, accept';
+const ALLOWED_HEADERS = 'authorization, content-type, x-api-key, x-request-id, if-none-match, if-match, idempotency-key, accept';
 const EXPOSED_HEADERS = [
   'ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset',
-  'retry-after', 'x-request-id', 'etag', 'last-modified', 'allow',
+  'retry-after', 'x-request-id', 'etag', 'last-modified', 'allow', 'idempotent-replayed',
 ].join(', ');
 /** How long a browser may reuse a preflight's answer (seconds). */
 const MAX_AGE = '600';

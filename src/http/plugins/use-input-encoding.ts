@@ -5,7 +5,12 @@
 // - 413 for a body over BODY_LIMIT_BYTES (the node server drained it unread, src/server.ts);
 // - 400 for a body that is not UTF-8, or a query string whose percent-encoding is not: decoded
 //   as they were, every bad byte became U+FFFD, and was stored that way;
-// - 400 for a query string that names a parameter twice (see repeatedParameter).
+// - 400 for a query string that names a parameter twice (see repeatedParameter);
+// - 415 for a GraphQL POST (on /graphql and /graphql/stream) whose body is not declared as JSON,
+//   in the contract's error shape: forms (urlencoded, multipart) and text/plain are what a browser
+//   sends cross-site without a preflight, there are no uploads, and Yoga reads a form's fields by
+//   other rules than a JSON body's (the first copy of a field named twice wins; `variables` that
+//   are not JSON throw). One answer for every other type too, none given included.
 import { isUtf8 } from 'node:buffer';
 import type { Plugin } from 'graphql-yoga';
 import { AppError, badInput } from '../../errors.js';
@@ -43,6 +48,20 @@ export function repeatedParameter(url: URL): string | undefined {
   return undefined;
 }
 
+/**
+ * The media types of a GraphQL POST: JSON, as Yoga's JSON parser matches them (the first of a
+ * list, exactly, with any parameters), so that /graphql and /graphql/stream read the same bodies.
+ */
+const GRAPHQL_JSON = /^application\/(?:graphql\+)?json(?:;|$)/;
+
+export const unsupportedMediaType = () =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: a GraphQL POST is sent as application/json', { details: { accept: ['application/json'] } });
+
+/** Whether a POST's Content-Type (or none) is one a GraphQL POST may have. */
+export function isGraphQLJson(contentType: string | null | undefined): boolean {
+  return GRAPHQL_JSON.test(contentType?.split(',')[0] ?? '');
+}
+
 function queryProblem(url: URL): AppError | undefined {
   if (!utf8Escapes(url.search)) return badInput('query', 'must be valid UTF-8 once percent-decoded');
   const repeated = repeatedParameter(url);
@@ -54,6 +73,12 @@ export function useInputEncoding({ bodyLimit, graphqlPaths }: { bodyLimit: numbe
     onRequest({ request, url, serverContext: { req }, endResponse, fetchAPI }) {
       const sent = req.body !== undefined || req.bodyTooLarge;
       const coding = req.headers['content-encoding'];
+      const graphql = graphqlPaths.includes(url.pathname);
+      if (graphql && request.method === 'POST' && !isGraphQLJson(request.headers.get('content-type'))) {
+        // Before the size and encoding checks: whatever its bytes, no body of this type is read.
+        endResponse(refusalResponse(fetchAPI.Response, unsupportedMediaType(), request, requestContextOf(request).log(), false));
+        return;
+      }
       const error =
         sent && coding !== undefined && !IDENTITY.test(coding)
           ? encodedBody()
@@ -63,7 +88,7 @@ export function useInputEncoding({ bodyLimit, graphqlPaths }: { bodyLimit: numbe
               ? notUtf8()
               : queryProblem(url);
       if (!error) return;
-      endResponse(refusalResponse(fetchAPI.Response, error, request, requestContextOf(request).log(), graphqlPaths.includes(url.pathname)));
+      endResponse(refusalResponse(fetchAPI.Response, error, request, requestContextOf(request).log(), graphql));
     },
   };
 }

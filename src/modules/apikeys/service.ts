@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';
 import { lockUser, type Db } from '../../db/client.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, assertPrecondition, notFound, type Precondition } from '../../errors.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
 import { lookupId, newId } from '../../ids.js';
@@ -95,8 +95,26 @@ export function createApiKeyService({ db, credentials }: { db: Db; credentials?:
       return { items: rows.map(toApiKeyView) };
     },
 
-    /** Revokes one of the caller's keys: it stops working at once. */
-    async revoke({ caller, id }: { caller: Caller; id: string }): Promise<void> {
+    /** One of the caller's keys that is not revoked, as `list` shows it; anyone else's, unknown or revoked: 404. */
+    async get({ caller, id }: { caller: Caller; id: string }): Promise<ApiKeyView> {
+      const row = await db.apiKey.findFirst({ where: { id: lookupId('API key', id), userId: caller.userId, revokedAt: null } });
+      if (!row) throw notFound(`API key ${id}`);
+      return toApiKeyView(row);
+    },
+
+    /** Revokes one of the caller's keys: it stops working at once. `expected`: checked against its view with its row locked. */
+    async revoke({ caller, id, expected }: { caller: Caller; id: string; expected?: Precondition<ApiKeyView> }): Promise<void> {
+      if (expected) {
+        await db.$transaction(async (tx) => {
+          const [locked] = await tx.$queryRaw<{ id: string }[]>`
+            SELECT id FROM "ApiKey" WHERE id = ${lookupId('API key', id)} AND "userId" = ${caller.userId} AND "revokedAt" IS NULL FOR UPDATE`;
+          if (!locked) throw notFound(`API key ${id}`);
+          assertPrecondition(expected, toApiKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id } })));
+          await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+        });
+        credentials?.checkNow();
+        return;
+      }
       const revoked = await db.apiKey.updateMany({
         where: { id: lookupId('API key', id), userId: caller.userId, revokedAt: null },
         data: { revokedAt: new Date() },

@@ -16,6 +16,8 @@
 //   (credential-watch.ts), long before this.
 // - API keys revoked more than a day ago. A revoked key is refused, and never listed, whether its
 //   row is there or not; its streams ended within seconds of the revocation.
+// - Idempotency keys older than their 24 hours (src/modules/idempotency/store.ts). An expired key
+//   is a new key whether its row is there or not.
 //
 // In chunks, so a first pass over a large backlog does not hold one long transaction; what a pass
 // leaves waits for the next one.
@@ -23,6 +25,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import type { Worker } from '../../workers.js';
+import { DELETE_EXPIRED_KEYS_SQL as DELETE_EXPIRED_IDEMPOTENCY_KEYS_SQL } from '../idempotency/store.js';
 
 export const SESSION_HOUSEKEEPING_EVERY_MS = 10 * 60_000;
 /** Rows deleted per statement, and statements per kind per pass. */
@@ -55,12 +58,18 @@ async function deleteInChunks(db: Database, sql: string, params: unknown[]): Pro
 }
 
 /** One pass: what it deleted. */
-export async function pruneSignIns(db: Database, accessTokenTtl: number): Promise<{ refreshTokens: number; sessions: number; apiKeys: number }> {
+export async function pruneSignIns(db: Database, accessTokenTtl: number): Promise<{ refreshTokens: number; sessions: number; apiKeys: number; idempotencyKeys: number }> {
   const refreshTokens = await deleteInChunks(db, DELETE_EXPIRED_TOKENS_SQL, []);
   const sessions =
     (await deleteInChunks(db, DELETE_EXPIRED_SESSIONS_SQL, [accessTokenTtl])) + (await deleteInChunks(db, DELETE_REVOKED_SESSIONS_SQL, [accessTokenTtl]));
   const apiKeys = await deleteInChunks(db, DELETE_REVOKED_KEYS_SQL, []);
-  return { refreshTokens, sessions, apiKeys };
+  let idempotencyKeys = 0;
+  for (let chunk = 0; chunk < MAX_CHUNKS_PER_PASS; chunk++) {
+    const rows = await db.query(DELETE_EXPIRED_IDEMPOTENCY_KEYS_SQL, [DELETE_CHUNK]);
+    idempotencyKeys += rows.length;
+    if (rows.length < DELETE_CHUNK) break;
+  }
+  return { refreshTokens, sessions, apiKeys, idempotencyKeys };
 }
 
 export function createSessionHousekeeping({ db, config, log }: { db: Database; config: Pick<Config, 'accessTokenTtl'>; log: Logger }): Worker {
@@ -72,7 +81,9 @@ export function createSessionHousekeeping({ db, config, log }: { db: Database; c
     if (stopped) return;
     try {
       const deleted = await pruneSignIns(db, config.accessTokenTtl);
-      if (deleted.refreshTokens || deleted.sessions || deleted.apiKeys) log.info(deleted, 'expired refresh tokens, ended sessions and revoked API keys deleted');
+      if (deleted.refreshTokens || deleted.sessions || deleted.apiKeys || deleted.idempotencyKeys) {
+        log.info(deleted, 'expired refresh tokens, ended sessions, revoked API keys and expired idempotency keys deleted');
+      }
     } catch (error) {
       log.warn({ err: error }, 'session housekeeping failed');
     }

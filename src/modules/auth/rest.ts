@@ -3,7 +3,7 @@ import { parse } from 'graphql';
 import { defineRoute } from '../../http/route.js';
 import { z } from 'zod';
 import type { MeView } from '../users/service.js';
-import { sessionList } from './service.js';
+import { sessionList, sessionView } from './service.js';
 import { loginInput, refreshInput, registerInput, registerResult, tokenPair, type TokenPair } from './schemas.js';
 
 // Login and registration are limited per address by a GraphQL plugin (limits/operation-limits.ts):
@@ -19,6 +19,8 @@ const REGISTER: TypedDocumentNode<{ register: TokenPair & { user: MeView } }, { 
       token expiresIn refreshToken refreshExpiresIn
     }
   }`);
+
+const sessionParams = z.object({ id: z.string().min(1, 'must not be empty').describe('A session id (`ses_…`)') });
 
 export const authRoutes = [
   defineRoute({
@@ -39,7 +41,7 @@ export const authRoutes = [
   }),
   defineRoute({
     method: 'POST', path: '/api/auth/refresh', operationId: 'refreshToken', tag: 'auth', auth: false,
-    summary: 'Exchange a refresh token for a new pair (the old one stops working)',
+    summary: 'Exchange a refresh token for a new pair (the same token again within 10 s of its first use gets another pair; after that, reuse ends the session)',
     body: refreshInput,
     success: { status: 200, description: 'A new token pair', schema: tokenPair },
     errors: [400, 401],
@@ -61,11 +63,20 @@ export const authRoutes = [
     handler: async ({ ctx, caller }) => ctx.services.auth.listSessions(caller),
   }),
   defineRoute({
+    method: 'GET', path: '/api/v1/sessions/{id}', operationId: 'getSession', tag: 'auth', auth: true,
+    summary: "One of the current user's live sessions, as the list shows it",
+    params: sessionParams,
+    success: { status: 200, description: 'The session', schema: sessionView },
+    errors: [403, 404],
+    handler: async ({ params, ctx, caller }) => ctx.services.auth.getSessionOf(caller, params.id),
+  }),
+  defineRoute({
     method: 'DELETE', path: '/api/v1/sessions/{id}', operationId: 'revokeSession', tag: 'auth', auth: true,
     summary: "End one of the current user's sessions: its access and refresh tokens stop working at once",
-    params: z.object({ id: z.string().min(1, 'must not be empty').describe('A session id (`ses_…`)') }),
+    params: sessionParams,
+    ifMatch: true,
     success: { status: 204, description: 'Ended' },
     errors: [403, 404],
-    handler: async ({ params, ctx, caller }) => ctx.services.auth.revokeSessionOf(caller, params.id),
+    handler: async ({ params, ctx, caller, precondition }) => ctx.services.auth.revokeSessionOf(caller, params.id, precondition),
   }),
 ];

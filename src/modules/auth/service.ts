@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Caller, CallerAccount } from '../../context.js';
 import type { Config } from '../../config.js';
 import { lockUser, type Database, type Db } from '../../db/client.js';
-import { AppError, conflict, notFound } from '../../errors.js';
+import { AppError, assertPrecondition, conflict, notFound, type Precondition } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
 import { lookupId, newId } from '../../ids.js';
@@ -16,6 +16,16 @@ import type { CredentialWatch } from './credential-watch.js';
 import { toMe, type MeView } from '../users/service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { loginInput, refreshInput, registerInput, type TokenPair } from './schemas.js';
+
+/** What a session's view is made of. */
+const sessionFields = { id: true, createdAt: true, lastUsedAt: true, userAgent: true } as const;
+const toSessionView = (r: { id: string; createdAt: Date; lastUsedAt: Date | null; userAgent: string | null }, caller: Caller): SessionView => ({
+  id: r.id,
+  createdAt: r.createdAt.toISOString(),
+  lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+  userAgent: r.userAgent,
+  current: r.id === caller.sessionId,
+});
 
 /** Where a new session comes from (recorded with it). */
 export interface SessionOrigin {
@@ -54,6 +64,14 @@ const STALE_ATTEMPT_MS = 60_000;
 export const MAX_LIVE_SESSIONS = 100;
 /** An API key's or a session's lastUsedAt is written at most this often. */
 export const LAST_USED_INTERVAL_MS = 60_000;
+/**
+ * How long after its first exchange a refresh token may be presented again and still get a fresh
+ * pair of its session: two tabs refreshing at once, or a client retrying after the answer was
+ * lost, must not sign the user out. Past it, presenting the token again is reuse (a copy of it
+ * in someone else's hands) and ends the session. Measured on the database's clock, which every
+ * instance shares.
+ */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
 
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
 const invalidRefreshToken = () => new AppError('INVALID_CREDENTIALS', 'Invalid refresh token');
@@ -332,23 +350,27 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
       }
     },
 
-    /** Rotates a refresh token. Presenting a used one again revokes its whole session (reuse detection). */
+    /**
+     * Exchanges a refresh token for a new pair of its session. The same token again within
+     * REFRESH_REUSE_GRACE_MS of its first exchange gets another new pair and revokes nothing;
+     * later, it is reuse and revokes its whole session (reuse detection).
+     */
     async refresh(input: unknown): Promise<TokenPair> {
       const { refreshToken } = parseWith(refreshInput, input, '');
       const stored = await db.refreshToken.findUnique({
         where: { tokenHash: sha256(refreshToken) },
-        include: { session: { select: { id: true, userId: true, revokedAt: true } } },
+        select: { id: true, sessionId: true, expiresAt: true, session: { select: { userId: true, revokedAt: true } } },
       });
-      const now = new Date();
-      if (!stored || stored.session.revokedAt || stored.expiresAt <= now) throw invalidRefreshToken();
-      if (stored.usedAt) {
-        await revokeSession(stored.sessionId, 'refresh token reuse');
-        throw invalidRefreshToken();
-      }
+      if (!stored || stored.session.revokedAt || stored.expiresAt <= new Date()) throw invalidRefreshToken();
       const pair = await db.$transaction(async (tx) => {
-        // Only one of two concurrent exchanges of the same token can win this update.
-        const claimed = await tx.refreshToken.updateMany({ where: { id: stored.id, usedAt: null }, data: { usedAt: now } });
-        if (claimed.count === 0) return null;
+        // One conditional update decides, on the database's clock: the first exchange records
+        // when it happened, and one within the grace finds that time recent. Concurrent exchanges
+        // (on any instance) wait for each other's row lock and see the time the first recorded.
+        const claimed = await tx.$executeRaw`
+          UPDATE "RefreshToken" SET "usedAt" = COALESCE("usedAt", now())
+           WHERE id = ${stored.id}
+             AND ("usedAt" IS NULL OR "usedAt" > now() - ${REFRESH_REUSE_GRACE_MS}::float8 * interval '1 millisecond')`;
+        if (claimed === 0) return null;
         return issuePair(tx, stored.session.userId, stored.sessionId);
       });
       if (!pair) {
@@ -406,24 +428,41 @@ export function createAuthService({ db, query, config, log, onCommitted, credent
       const rows = await db.session.findMany({
         where: { userId: caller.userId, revokedAt: null, expiresAt: { gt: new Date() } },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        select: { id: true, createdAt: true, lastUsedAt: true, userAgent: true },
+        select: sessionFields,
       });
-      return {
-        items: rows.map((r) => ({
-          id: r.id,
-          createdAt: r.createdAt.toISOString(),
-          lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
-          userAgent: r.userAgent,
-          current: r.id === caller.sessionId,
-        })),
-      };
+      return { items: rows.map((r) => toSessionView(r, caller)) };
+    },
+
+    /** One of the caller's live sessions, as listSessions shows it; anyone else's, unknown or ended: 404. */
+    async getSessionOf(caller: Caller, id: string): Promise<SessionView> {
+      const row = await db.session.findFirst({
+        where: { id: lookupId('Session', id), userId: caller.userId, revokedAt: null, expiresAt: { gt: new Date() } },
+        select: sessionFields,
+      });
+      if (!row) throw notFound('Session');
+      return toSessionView(row, caller);
     },
 
     /**
      * Ends one of the caller's sessions: its access and refresh tokens stop working at once, on
      * every instance (each request reads its session). Someone else's, unknown or already ended: 404.
      */
-    async revokeSessionOf(caller: Caller, id: string): Promise<void> {
+    async revokeSessionOf(caller: Caller, id: string, expected?: Precondition<SessionView>): Promise<void> {
+      if (expected) {
+        // Its view checked with its row locked, so no change (a use that moves lastUsedAt) slips between.
+        const ended = await db.$transaction(async (tx) => {
+          const [row] = await tx.$queryRaw<{ id: string; createdAt: Date; lastUsedAt: Date | null; userAgent: string | null }[]>`
+            SELECT id, "createdAt", "lastUsedAt", "userAgent" FROM "Session"
+             WHERE id = ${lookupId('Session', id)} AND "userId" = ${caller.userId} AND "revokedAt" IS NULL AND "expiresAt" > now()
+               FOR UPDATE`;
+          if (!row) throw notFound('Session');
+          assertPrecondition(expected, toSessionView({ ...row, createdAt: new Date(row.createdAt), lastUsedAt: row.lastUsedAt && new Date(row.lastUsedAt) }, caller));
+          await tx.session.update({ where: { id }, data: { revokedAt: new Date(), revokedReason: 'revoked by its user' } });
+          return 1;
+        });
+        if (ended) credentials?.checkNow();
+        return;
+      }
       const ended = await revokeSessions({ id: lookupId('Session', id), userId: caller.userId, expiresAt: { gt: new Date() } }, 'revoked by its user');
       if (ended === 0) throw notFound('Session');
     },

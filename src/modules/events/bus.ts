@@ -6,6 +6,7 @@
 import { Redis } from 'ioredis';
 import { deploymentId } from '../../deployment.js';
 import { rarely, type Logger } from '../../logger.js';
+import type { Audience } from './audience.js';
 import type { EventPayload } from './outbox.js';
 
 /** The deployment's channel: derived from where its events are stored, never from secrets in the clear. */
@@ -18,6 +19,11 @@ export interface PositionedEvent {
   id: string;
   position: number;
   payload: EventPayload;
+  /**
+   * Who besides ADMINs sees it (audience.ts), carried on the bus (and in its Redis message) so a
+   * stream filters without reading the database. Absent: ADMINs only.
+   */
+  audience?: Audience;
 }
 
 export interface EventBus {

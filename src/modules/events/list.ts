@@ -14,6 +14,7 @@ import type { Db } from '../../db/client.js';
 import { INSTANT_PROBLEM, isInstant, lowerBound } from '../../dates.js';
 import { badInput } from '../../errors.js';
 import { isId } from '../../ids.js';
+import { audienceOf, canSee, visibleWhere } from './audience.js';
 import type { PositionedEvent } from './bus.js';
 import { EVENT_CATALOG, EVENT_NAMES, eventPayloads, isEventName, type EventName } from './catalog.js';
 import type { EventPayload } from './outbox.js';
@@ -27,12 +28,17 @@ const FEW_SINCE = 50_000;
 
 /**
  * The position of the event `after` names, for the list and the stream alike; BAD_USER_INPUT
- * naming `field` when no positioned event has that id. Checked before the lookup: a NUL (which
- * PostgreSQL text cannot hold) or a 1 MB string never reaches the database.
+ * naming `field` when no positioned event has that id, or when `caller` may not see it
+ * (audience.ts): the same answer, so that an event hidden from the caller does not exist for
+ * them, as a draft lesson's 404 says. A cursor the caller was given always names an event they
+ * saw, and who sees an event never changes. Checked before the lookup: a NUL (which PostgreSQL
+ * text cannot hold) or a 1 MB string never reaches the database.
  */
-export async function positionAfter(db: Db, after: string, field: string): Promise<bigint> {
-  const row = isId(after, 'evt') ? await db.event.findUnique({ where: { id: after }, select: { position: true } }) : null;
-  if (!row || row.position === null) throw badInput(field, 'unknown or expired event id');
+export async function positionAfter(db: Db, after: string, field: string, caller: Caller): Promise<bigint> {
+  const row = isId(after, 'evt')
+    ? await db.event.findUnique({ where: { id: after }, select: { position: true, adminOnly: true, ownerId: true } })
+    : null;
+  if (!row || row.position === null || !canSee(caller, audienceOf(row))) throw badInput(field, 'unknown or expired event id');
   return row.position;
 }
 
@@ -110,10 +116,12 @@ export function createEventLogService({ db }: { db: Db }) {
     types: () => ({ items: EVENT_CATALOG.map(({ name, description, schema }) => ({ name: name as EventName, description, schema })) }),
 
     /**
-     * One page of the stored events in commit order. Any authenticated caller may read them,
-     * as any may subscribe (`caller` is proof of that). Bad input is a 400 naming the field.
+     * One page of the stored events in commit order that `caller` may see (audience.ts): any
+     * authenticated caller may read them, as any may subscribe. Bad input is a 400 naming the
+     * field. The page and `nextCursor` hold only events the caller sees: the events hidden from
+     * them are skipped as if they did not exist.
      */
-    async list({ types, after, since, limit, fieldNames = DEFAULT_FIELD_NAMES }: EventListOptions): Promise<EventListPage> {
+    async list({ caller, types, after, since, limit, fieldNames = DEFAULT_FIELD_NAMES }: EventListOptions): Promise<EventListPage> {
       const size = limit ?? DEFAULT_EVENT_PAGE;
       if (!Number.isSafeInteger(size) || size < 1 || size > MAX_EVENT_PAGE) {
         throw badInput(fieldNames.limit, `must be an integer from 1 to ${MAX_EVENT_PAGE}`);
@@ -126,7 +134,7 @@ export function createEventLogService({ db }: { db: Db }) {
       // The first whole millisecond at or after `since`; none when it is before year 1 (older than any event).
       const sinceAt = since != null ? lowerBound(since) : undefined;
 
-      let from = after != null ? await positionAfter(db, after, fieldNames.after) : 0n;
+      let from = after != null ? await positionAfter(db, after, fieldNames.after, caller) : 0n;
       if (sinceAt) {
         // Where `since` starts in commit order: the lowest position of an event that new (not the
         // position of the first one by time: a transaction that began earlier can commit later).
@@ -153,11 +161,15 @@ export function createEventLogService({ db }: { db: Db }) {
       // Each name once: a list naming one name 40,000 times (a GraphQL variable may, within the
       // body limit) was as many bound parameters, past PostgreSQL's 65,535 (500, Unexpected error).
       const names = [...new Set(types ?? [])];
+      // Not an ADMIN: the same keyset read, skipping what the caller may not see (adminOnly and
+      // ownerId are read from the row the read fetches anyway). The rows it reads past are the
+      // hidden events among the page's, edits of drafts: few beside the public ones.
       const rows = await db.event.findMany({
         where: {
           position: { gt: from },
           ...(names.length ? { type: { in: names } } : {}),
           ...(sinceAt ? { createdAt: { gte: sinceAt } } : {}),
+          ...visibleWhere(caller),
         },
         orderBy: { position: 'asc' },
         take: size + 1,

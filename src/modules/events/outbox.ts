@@ -4,6 +4,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 
+import { EVERYONE, type Audience } from './audience.js';
 import { EVENT_NAMES } from './catalog.js';
 
 /** The event names: defined once, with their payload schemas, in catalog.ts. */
@@ -39,12 +40,21 @@ export function newEvent<T extends EventType>(type: T, data: EventData<T>): Reco
   return { id: newId('evt'), payload: { event: type, timestamp: createdAt.toISOString(), ...data } as EventPayload, createdAt };
 }
 
+/**
+ * Events that are public data whatever the change (audience.ts): they may omit the audience.
+ * Every other name's recording service must say who sees it, as it knows at the time of the change
+ * (a lesson still a draft, an event about one learner), so a new event name cannot leak by default.
+ */
+type AlwaysPublic = 'user.created' | 'user.updated' | 'lesson.published' | 'analytics.hit';
+
+/** Records an event in the change's transaction, with who may see it in the list and the subscription. */
 export async function recordEvent<T extends EventType>(
   tx: Prisma.TransactionClient,
   type: T,
   data: EventData<T>,
+  ...[audience = EVERYONE]: T extends AlwaysPublic ? [audience?: Audience] : [audience: Audience]
 ): Promise<RecordedEvent> {
   const { id, payload, createdAt } = newEvent(type, data);
-  await tx.event.create({ data: { id, type, payload, createdAt } });
+  await tx.event.create({ data: { id, type, payload, createdAt, adminOnly: audience.adminOnly, ownerId: audience.ownerId } });
   return { id, payload };
 }

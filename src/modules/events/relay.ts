@@ -27,6 +27,7 @@ import type { Database, Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
+import { audienceOf } from './audience.js';
 import type { EventBus, PositionedEvent } from './bus.js';
 import { EVENT_TYPES, type EventPayload } from './outbox.js';
 import { storedEvents } from './stored.js';
@@ -131,7 +132,7 @@ export function createRelay({
     const batch = await db.$transaction(async (tx) => {
       const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${RELAY_LOCK}) AS locked`;
       if (!lock?.locked) return [];
-      const rows = await tx.$queryRaw<{ id: string; payload: EventPayload; position: bigint }[]>`
+      const rows = await tx.$queryRaw<{ id: string; payload: EventPayload; position: bigint; adminOnly: boolean; ownerId: string | null }[]>`
         WITH next AS (
           SELECT id, row_number() OVER (ORDER BY id) AS rn
             FROM (SELECT id FROM "Event" WHERE position IS NULL ORDER BY id LIMIT ${BATCH}) candidates
@@ -139,10 +140,10 @@ export function createRelay({
         UPDATE "Event" e SET position = base.p + next.rn
           FROM next, base
          WHERE e.id = next.id
-        RETURNING e.id, e.payload, e.position`;
+        RETURNING e.id, e.payload, e.position, e."adminOnly", e."ownerId"`;
       if (!rows.length) return [];
       const events: PositionedEvent[] = rows
-        .map((r) => ({ id: r.id, payload: r.payload, position: Number(r.position) }))
+        .map((r) => ({ id: r.id, payload: r.payload, position: Number(r.position), audience: audienceOf(r) }))
         .sort((a, b) => a.position - b.position);
       const endpoints = await tx.webhookEndpoint.findMany({ where: { enabled: true }, select: { id: true, events: true } });
       const pairs = events.flatMap((e) => endpoints.filter((w) => w.events.includes(e.payload.event)).map((w) => [w.id, e.id] as const));
@@ -231,16 +232,27 @@ export function createRelay({
     // MAX(position), so deleting it (a deployment quiet for the whole retention) would restart them
     // at 1, and live subscribers, who skip what is not newer than what they have seen, would miss
     // what follows.
+    // "Later" means later among the events the cursor's holder sees (audience.ts): a non-ADMIN's
+    // newest event of a name may be followed by hidden ones (edits of a draft). So the boundary
+    // of a name is its newest public event past retention; ADMIN-only events, which only ADMINs
+    // hold, go once any later event of their name is past retention. Events about one learner
+    // (ownerId) go only past a later public one: none is recorded yet, and the first name that
+    // has them needs a boundary per owner.
     const cutoff = new Date(now - retentionDays * 86_400_000);
-    const boundaries = await db.$queryRaw<{ type: string; position: bigint | null }[]>`
+    const boundaries = await db.$queryRaw<{ type: string; position: bigint | null; anyPosition: bigint | null }[]>`
       SELECT t.name AS type,
-             (SELECT max(e.position) FROM "Event" e WHERE e.type = t.name AND e.type <> 'analytics.hit' AND e."createdAt" < ${cutoff}) AS position
+             (SELECT max(e.position) FROM "Event" e WHERE e.type = t.name AND e.type <> 'analytics.hit' AND e."createdAt" < ${cutoff}
+                AND NOT e."adminOnly" AND e."ownerId" IS NULL) AS position,
+             (SELECT max(e.position) FROM "Event" e WHERE e.type = t.name AND e.type <> 'analytics.hit' AND e."createdAt" < ${cutoff}) AS "anyPosition"
         FROM unnest(${EVENT_TYPES.filter((t) => t !== 'analytics.hit')}::text[]) AS t(name)
       UNION ALL
       SELECT 'analytics.hit',
              (SELECT e.position FROM "Event" e WHERE e.type = 'analytics.hit' AND e."createdAt" < ${cutoff} AND e.position IS NOT NULL
-               ORDER BY e."createdAt" DESC, e.position DESC LIMIT 1)`;
-    const bounded = boundaries.flatMap((b) => (b.position === null ? [] : [{ type: b.type, position: { lt: b.position } }]));
+               ORDER BY e."createdAt" DESC, e.position DESC LIMIT 1), NULL`;
+    const bounded = boundaries.flatMap((b): Prisma.EventWhereInput[] => [
+      ...(b.position === null ? [] : [{ type: b.type, position: { lt: b.position } }]),
+      ...(b.anyPosition === null || (b.position !== null && b.anyPosition <= b.position) ? [] : [{ type: b.type, adminOnly: true, position: { lt: b.anyPosition } }]),
+    ]);
     if (bounded.length === 0) return;
     const { count } = await db.event.deleteMany({
       where: { createdAt: { lt: cutoff }, OR: bounded },

@@ -26,7 +26,7 @@ export const eventRoutes = [
     query: listQuery,
     success: {
       status: 200,
-      description: 'A page of events. `nextCursor` is null on the last page; to poll for newer events later, pass the last id you saw as `after`',
+      description: 'A page of the events the caller may see (an ADMIN: all; anyone else: not those about a draft, nor those about another user but `user.created` and `user.updated`). `nextCursor` is null on the last page; to poll for newer events later, pass the last id you saw as `after`. An `after` naming an event hidden from the caller is refused as an unknown one',
       schema: eventListPage,
     },
     errors: [400, 403],

@@ -4,6 +4,7 @@ import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { badInput, unauthenticated } from '../../errors.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';
+import { canSee, visibleWhere } from './audience.js';
 import { BusOverflow, type EventBus, type PositionedEvent } from './bus.js';
 import { positionAfter } from './list.js';
 import { EVENT_TYPES } from './outbox.js';
@@ -40,10 +41,18 @@ export class SubscriberTooSlow extends Error {
 export function createEventService({ db, bus, credentials }: { db: Db; bus: EventBus; credentials?: CredentialWatch }) {
   const stored = (from: number, to?: number) => storedEvents(db, from, to);
 
-  /** The id of the event at `position` (null for 0: before the first event). */
-  async function idAt(position: number): Promise<string | null> {
+  /**
+   * The id of the newest event at or before `position` that `caller` sees (null when none: before
+   * the first), to resume from: an id they may not see would be refused as `after`, and none of
+   * the events in between is theirs.
+   */
+  async function lastVisibleAt(position: number, caller: Caller): Promise<string | null> {
     if (!position) return null;
-    const row = await db.event.findUnique({ where: { position }, select: { id: true } });
+    const row = await db.event.findFirst({
+      where: { position: { lte: position }, ...visibleWhere(caller) },
+      orderBy: { position: 'desc' },
+      select: { id: true },
+    });
     return row?.id ?? null;
   }
 
@@ -61,14 +70,16 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       const unknown = (types ?? []).find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
       if (unknown) throw badInput('types', `unknown event name ${JSON.stringify(unknown)}`);
       const wanted = types?.length ? new Set(types) : null;
-      const matches = (e: PositionedEvent) => !wanted || wanted.has(e.payload.event);
+      // Only what the caller may see (audience.ts), from the audience the event carries: no read.
+      // Hidden events still advance the stream's position, so the seam and gaps work as for all.
+      const matches = (e: PositionedEvent) => canSee(caller, e.audience) && (!wanted || wanted.has(e.payload.event));
 
       let start = 0;
       let live: AsyncIterableIterator<PositionedEvent> | undefined;
       let ended = false;
       // `after: ""` is an id no event has (BAD_USER_INPUT, as in the list), not "no after".
       if (after != null) {
-        start = Number(await positionAfter(db, after, 'after'));
+        start = Number(await positionAfter(db, after, 'after', caller));
       } else {
         live = bus.subscribe({ bounded: true });
         try {
@@ -109,7 +120,7 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
             try {
               next = await live.next();
             } catch (error) {
-              if (error instanceof BusOverflow) throw new SubscriberTooSlow(lastSent ?? (await idAt(start)), error.buffer);
+              if (error instanceof BusOverflow) throw new SubscriberTooSlow(lastSent ?? (await lastVisibleAt(start, caller)), error.buffer);
               throw error;
             }
             if (next.done) return;

@@ -7,6 +7,9 @@
 // and any result with errors, is executed per subscriber exactly as graphql-js's `subscribe` does.
 // A stream that ends with SubscriberTooSlow ends with one result carrying SUBSCRIBER_TOO_SLOW,
 // then completes, on every transport.
+// It is also where a caller's open subscriptions are counted, on every transport together: one
+// more than SUBSCRIPTIONS_PER_CALLER is refused with TOO_MANY_SUBSCRIPTIONS before its stream
+// opens, and a slot is given back when the stream ends, is unsubscribed or its connection closes.
 import {
   createSourceEventStream,
   execute,
@@ -20,6 +23,8 @@ import {
 } from 'graphql';
 import { createGraphQLError, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { appGraphQLError } from '../../graphql/errors.js';
 import { SubscriberTooSlow } from './service.js';
 
 /** Subscription fields whose result can be shared, and the fields of their type that can. */
@@ -66,7 +71,43 @@ function tooSlowError(error: SubscriberTooSlow) {
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
-export function createSharedSubscribe() {
+/** One more subscription than a caller may hold. */
+const tooManySubscriptions = (max: number) =>
+  new AppError(
+    'TOO_MANY_SUBSCRIPTIONS',
+    `Too many open subscriptions: a caller may hold at most ${max} at once on this server. Close one (unsubscribe) before opening another`,
+  );
+
+/**
+ * Open subscriptions by user, at most `max` each (per instance: each instance counts its own).
+ * `acquire` resolves a release (call it when the subscription ends; more calls do nothing), or
+ * undefined when the caller already holds `max`. An operation without a caller takes no slot: its
+ * resolver refuses it (UNAUTHENTICATED) before any stream opens.
+ */
+function subscriptionSlots(max: number) {
+  const open = new Map<string, number>();
+  const none = () => {};
+  return async (context: RequestContext): Promise<(() => void) | undefined> => {
+    // A failure to resolve the caller (the database) is the resolver's to report, as its error.
+    const caller = typeof context.caller === 'function' ? await context.caller().catch(() => null) : null;
+    if (!caller) return none;
+    const { userId } = caller;
+    const count = open.get(userId) ?? 0;
+    if (count >= max) return undefined;
+    open.set(userId, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (open.get(userId) ?? 1) - 1;
+      if (left > 0) open.set(userId, left);
+      else open.delete(userId);
+    };
+  };
+}
+
+export function createSharedSubscribe({ perCaller = Infinity }: { perCaller?: number } = {}) {
+  const slots = subscriptionSlots(perCaller);
   const shareable = new WeakMap<DocumentNode, Map<string, boolean>>();
   /** event → document → operation name and variables → the result. Freed with the event. */
   const results = new WeakMap<object, WeakMap<DocumentNode, Map<string, Result>>>();
@@ -90,12 +131,23 @@ export function createSharedSubscribe() {
   }
 
   return async function subscribe(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
-    const stream = await createSourceEventStream(args);
-    if (!isAsyncIterable(stream)) return stream;
+    const context = args.contextValue as RequestContext;
+    const release = await slots(context);
+    if (!release) return { errors: [appGraphQLError(tooManySubscriptions(perCaller))] };
+    let stream: Awaited<ReturnType<typeof createSourceEventStream>>;
+    try {
+      stream = await createSourceEventStream(args);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (!isAsyncIterable(stream)) {
+      release();
+      return stream;
+    }
     const own = (event: unknown) => execute({ ...args, rootValue: event });
     const share = canShare(args.document, args.operationName);
     const key = share ? `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? null)}` : '';
-    const context = args.contextValue as RequestContext;
     const iterator = stream[Symbol.asyncIterator]();
     const map = async (event: unknown): Promise<ExecutionResult> => {
       if (!share || typeof event !== 'object' || event === null || (await context.caller()) === null) return own(event);
@@ -113,6 +165,7 @@ export function createSharedSubscribe() {
         try {
           next = await iterator.next();
         } catch (error) {
+          release();
           // A stream that ends for a reason the subscriber must hear (it fell too far behind)
           // ends with a result carrying the error, then completes, the same on every transport:
           // a source that throws would make Yoga's SSE cut the response without a word.
@@ -120,10 +173,14 @@ export function createSharedSubscribe() {
           finished = true;
           return { value: { errors: [tooSlowError(error)] }, done: false };
         }
-        if (next.done) return { value: undefined, done: true };
+        if (next.done) {
+          release();
+          return { value: undefined, done: true };
+        }
         try {
           return { value: await map(next.value), done: false };
         } catch (error) {
+          release();
           try {
             await iterator.return?.();
           } catch {
@@ -134,10 +191,12 @@ export function createSharedSubscribe() {
       },
       async return() {
         finished = true;
+        release();
         await iterator.return?.();
         return { value: undefined, done: true };
       },
       async throw(error: unknown) {
+        release();
         if (iterator.throw) await iterator.throw(error);
         else await iterator.return?.();
         throw error;
@@ -150,9 +209,12 @@ export function createSharedSubscribe() {
   };
 }
 
-/** The envelop plugin: every subscription, over SSE or WebSocket, uses the shared `subscribe`. */
-export function useSharedSubscriptions(): Plugin {
-  const subscribe = createSharedSubscribe();
+/**
+ * The envelop plugin: every subscription, over SSE or WebSocket, uses the shared `subscribe`, and
+ * counts against its caller's SUBSCRIPTIONS_PER_CALLER (`perCaller`).
+ */
+export function useSharedSubscriptions(options: { perCaller?: number } = {}): Plugin {
+  const subscribe = createSharedSubscribe(options);
   return {
     onSubscribe({ setSubscribeFn }) {
       setSubscribeFn(subscribe);

@@ -2,6 +2,7 @@
 // not hear an event (a replay, a gap, an event published on Redis by an instance that could not
 // reach it).
 import type { Db } from '../../db/client.js';
+import { audienceOf } from './audience.js';
 import type { PositionedEvent } from './bus.js';
 import type { EventPayload } from './outbox.js';
 
@@ -14,9 +15,9 @@ export async function* storedEvents(db: Db, from: number, to = Number.MAX_SAFE_I
       where: { position: { gt: last, lte: to } },
       orderBy: { position: 'asc' },
       take: PAGE,
-      select: { id: true, payload: true, position: true },
+      select: { id: true, payload: true, position: true, adminOnly: true, ownerId: true },
     });
-    for (const r of rows) yield { id: r.id, payload: r.payload as EventPayload, position: Number(r.position) };
+    for (const r of rows) yield { id: r.id, payload: r.payload as EventPayload, position: Number(r.position), audience: audienceOf(r) };
     if (rows.length < PAGE) return;
     last = Number(rows[rows.length - 1]!.position);
   }

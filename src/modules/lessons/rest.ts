@@ -40,17 +40,21 @@ export const lessonRoutes = [
     summary: 'ADMIN: change a lesson (emits lesson.updated)',
     query: idQuery,
     body: updateLessonInput,
+    ifMatch: true,
     success: { status: 200, description: 'The updated lesson', schema: lessonView },
     errors: [400, 403, 404],
-    handler: async ({ query, body, ctx, caller }) =>
-      toLessonView(await ctx.services.lessons.update({ caller, id: query.id, input: body })),
+    handler: async ({ query, body, ctx, caller, precondition }) =>
+      toLessonView(await ctx.services.lessons.update({ caller, id: query.id, input: body, expected: precondition })),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/lessons/publish', operationId: 'publishLesson', tag: 'lessons', auth: true, roles: ['ADMIN'],
     summary: 'ADMIN: publish a draft (emits lesson.published)',
     query: idQuery,
+    // A POST, but a change of the lesson its GET shows: If-Match holds here too.
+    ifMatch: true,
     success: { status: 200, description: 'The published lesson', schema: lessonView },
     errors: [400, 403, 404, 409],
-    handler: async ({ query, ctx, caller }) => toLessonView(await ctx.services.lessons.publish({ caller, id: query.id })),
+    handler: async ({ query, ctx, caller, precondition }) =>
+      toLessonView(await ctx.services.lessons.publish({ caller, id: query.id, expected: precondition })),
   }),
 ];

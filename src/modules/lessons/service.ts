@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
-import { conflict, forbidden, notFound } from '../../errors.js';
+import { assertPrecondition, conflict, forbidden, notFound, type Precondition } from '../../errors.js';
 import { Prisma, type Lesson } from '../../generated/prisma/client.js';
 import { keysetBounds, keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
 import { newId, lookupId } from '../../ids.js';
+import { ADMINS_ONLY, EVERYONE } from '../events/audience.js';
 import { recordEvent, type OnCommitted } from '../events/outbox.js';
 
 
@@ -143,26 +144,30 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
     },
 
     /** ADMIN: changes title, summary or body; emits lesson.updated. */
-    async update({ caller, id, input }: { caller: Caller; id: string; input: unknown }): Promise<Lesson> {
+    async update({ caller, id, input, expected }: { caller: Caller; id: string; input: unknown; expected?: Precondition<LessonView> }): Promise<Lesson> {
       assertAdmin(caller);
       const data = parseWith(updateLessonInput, input, '');
       const { lesson, event } = await db.$transaction(async (tx) => {
         const updatedAt = await lockForChange(tx, id);
         if (!updatedAt) throw notFound(`Lesson ${id}`);
+        if (expected) assertPrecondition(expected, toLessonView(await tx.lesson.findUniqueOrThrow({ where: { id } })));
         await tx.lesson.updateMany({ where: { id }, data: { ...data, updatedAt } });
-        const recorded = await recordEvent(tx, 'lesson.updated', { lessonId: id });
-        return { lesson: await tx.lesson.findUniqueOrThrow({ where: { id } }), event: recorded };
+        const lesson = await tx.lesson.findUniqueOrThrow({ where: { id } });
+        // An edit of a draft is news for ADMINs only, for good (events/audience.ts).
+        const recorded = await recordEvent(tx, 'lesson.updated', { lessonId: id }, lesson.status === 'DRAFT' ? ADMINS_ONLY : EVERYONE);
+        return { lesson, event: recorded };
       });
       await onCommitted?.([event.payload]);
       return lesson;
     },
 
     /** ADMIN: publishes a draft; emits lesson.published. Publishing twice is a 409. */
-    async publish({ caller, id }: { caller: Caller; id: string }): Promise<Lesson> {
+    async publish({ caller, id, expected }: { caller: Caller; id: string; expected?: Precondition<LessonView> }): Promise<Lesson> {
       assertAdmin(caller);
       const { lesson, event } = await db.$transaction(async (tx) => {
         const now = await lockForChange(tx, id);
         if (!now) throw notFound(`Lesson ${id}`);
+        if (expected) assertPrecondition(expected, toLessonView(await tx.lesson.findUniqueOrThrow({ where: { id } })));
         // Conditional on DRAFT so that two concurrent publishes emit one event.
         const changed = await tx.lesson.updateMany({ where: { id, status: 'DRAFT' }, data: { status: 'PUBLISHED', publishedAt: now, updatedAt: now } });
         if (changed.count === 0) throw conflict(`Lesson ${id} is already published`);

@@ -4,7 +4,8 @@
 // HTTP request Yoga sees). Limited responses carry the limit headers; a refusal is a 429 in the
 // shape of what was asked: the contract's error body, or a GraphQL error RATE_LIMITED. What was
 // counted is kept with the request (or operation) until it ends, so that a refusal later on (an
-// operation limit) can give it back: budgetAdmissionOf and LimitService.refund.
+// operation limit) can give it back: budgetAdmissionOf and LimitService.refund. A 304 is given
+// back too: it costs no budget.
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
 import { refusalResponse } from '../../graphql/errors.js';
@@ -55,9 +56,20 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
     },
     onResponse({ request, response }) {
       const ctx = findRequestContext(request);
-      // Read when the response is made: a refund since the request was counted has updated them.
-      const headers = ctx && admissions.get(ctx)?.headers;
-      if (headers) for (const name in headers) response.headers.set(name, headers[name]!);
+      const admission = ctx && admissions.get(ctx);
+      if (!admission) return;
+      const setHeaders = () => {
+        // Read when the response is made: a refund since the request was counted has updated them.
+        const { headers } = admission;
+        for (const name in headers) response.headers.set(name, headers[name]!);
+      };
+      // A 304 (a REST read's or a cached GraphQL result's If-None-Match) costs no budget: the
+      // client already holds the answer. Given back here, whoever answered it; its headers show it.
+      if (response.status === 304) {
+        const refunded = limits.refund(admission);
+        if (refunded instanceof Promise) return refunded.then(setHeaders);
+      }
+      setHeaders();
     },
     async onContextBuilding({ context }) {
       if (!isWebSocketContext(context)) return;

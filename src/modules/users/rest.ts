@@ -14,9 +14,10 @@ export const userRoutes = [
     method: 'PATCH', path: '/api/v1/user/me', operationId: 'updateMe', tag: 'users', auth: true,
     summary: 'Rename the current user (emits user.updated)',
     body: updateMeInput,
+    ifMatch: true,
     success: { status: 200, description: 'The updated user', schema: meView },
     errors: [400, 403],
-    handler: ({ body, ctx, caller }) => ctx.services.users.updateMe({ caller, input: body }),
+    handler: ({ body, ctx, caller, precondition }) => ctx.services.users.updateMe({ caller, input: body, expected: precondition }),
   }),
   defineRoute({
     method: 'GET', path: '/api/users/{id}', operationId: 'getUser', tag: 'users', auth: false,

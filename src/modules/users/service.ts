@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Caller } from '../../context.js';
 import type { Database, Db } from '../../db/client.js';
-import { notFound } from '../../errors.js';
+import { assertPrecondition, notFound, type Precondition } from '../../errors.js';
 import { lookupId } from '../../ids.js';
 import type { User } from '../../generated/prisma/client.js';
 import { parseWith } from '../../http/validation.js';
@@ -47,9 +47,16 @@ export function createUserService({ db, query, onCommitted }: { db: Db; query: D
       return toMe(caller.user);
     },
 
-    async updateMe({ caller, input }: { caller: Caller; input: unknown }): Promise<MeView> {
+    /** `expected`: checked against the caller's view (as GET /me shows it) with their row locked. */
+    async updateMe({ caller, input, expected }: { caller: Caller; input: unknown; expected?: Precondition<MeView> }): Promise<MeView> {
       const { name } = parseWith(updateMeInput, input, '');
       const { user, event } = await db.$transaction(async (tx) => {
+        if (expected) {
+          const [current] = await tx.$queryRaw<User[]>`
+            SELECT id, name, email, role, tier, "createdAt" FROM "User" WHERE id = ${caller.userId} FOR NO KEY UPDATE`;
+          if (!current) throw notFound(`User ${caller.userId}`);
+          assertPrecondition(expected, toMe({ ...current, createdAt: new Date(current.createdAt) }));
+        }
         const updated = await tx.user.update({ where: { id: caller.userId }, data: { name } });
         return { user: updated, event: await recordEvent(tx, 'user.updated', { userId: updated.id }) };
       });

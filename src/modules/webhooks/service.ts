@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { firstMillisecond, isoInstant, lowerBound } from '../../dates.js';
-import { badInput, forbidden, notFound } from '../../errors.js';
+import { assertPrecondition, badInput, forbidden, notFound, type Precondition } from '../../errors.js';
 import { lookupId } from '../../ids.js';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
 import { keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
@@ -241,7 +241,7 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
      * disabledReason and failingSince; `enabled: false` on an enabled endpoint records that an
      * ADMIN disabled it.
      */
-    async update({ caller, id, input }: { caller: Caller; id: string; input: unknown }): Promise<WebhookView> {
+    async update({ caller, id, input, expected }: { caller: Caller; id: string; input: unknown; expected?: Precondition<WebhookView> }): Promise<WebhookView> {
       assertAdmin(caller);
       const data = parseWith(updateWebhookInput, input, '');
       if (data.url !== undefined) await assertDeliverableUrl(data.url, allowPrivate());
@@ -254,6 +254,7 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
         const [current] = await tx.$queryRaw<{ enabled: boolean }[]>`
           SELECT enabled FROM "WebhookEndpoint" WHERE id = ${lookupId('Webhook', id)} FOR NO KEY UPDATE`;
         if (!current) throw notFound(`Webhook ${id}`);
+        if (expected) assertPrecondition(expected, toWebhookView(await tx.webhookEndpoint.findUniqueOrThrow({ where: { id } })));
         const state =
           enabled === true && !current.enabled
             ? // A fresh start: the health clock that disables an endpoint starts again at its next
@@ -271,8 +272,17 @@ export function createWebhookService({ db, config, onDeliveriesDue }: { db: Db; 
     },
 
     /** Deletes the endpoint with its deliveries and attempts. */
-    async delete({ caller, id }: { caller: Caller; id: string }): Promise<void> {
+    async delete({ caller, id, expected }: { caller: Caller; id: string; expected?: Precondition<WebhookView> }): Promise<void> {
       assertAdmin(caller);
+      if (expected) {
+        // Checked with its row locked: no change slips between the check and the delete.
+        return db.$transaction(async (tx) => {
+          const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "WebhookEndpoint" WHERE id = ${lookupId('Webhook', id)} FOR UPDATE`;
+          if (!locked) throw notFound(`Webhook ${id}`);
+          assertPrecondition(expected, toWebhookView(await tx.webhookEndpoint.findUniqueOrThrow({ where: { id } })));
+          await tx.webhookEndpoint.delete({ where: { id } });
+        });
+      }
       const deleted = await db.webhookEndpoint.deleteMany({ where: { id: lookupId('Webhook', id) } });
       if (deleted.count === 0) throw notFound(`Webhook ${id}`);
     },

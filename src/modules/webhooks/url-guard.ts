@@ -38,16 +38,23 @@ for (const [network, prefix] of [
 }
 
 /**
- * The IPv4 address an IPv6 address carries, for the forms that reach an IPv4 host:
- * IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:AABB:CCDD::).
+ * The IPv4 address an IPv6 address carries by a standard prefix, which reaches (or stands for)
+ * that IPv4 host: IPv4-mapped `::ffff:0:0/96`, IPv4-translated `::ffff:0:0:0/96`, IPv4-compatible
+ * `::/96`, NAT64 `64:ff9b::/96` and local-use NAT64 `64:ff9b:1::/48` (the IPv4 in the last 32
+ * bits), and 6to4 `2002::/16` (the IPv4 in bits 16–47). null for an address in
+ * `64:ff9b:1::/48` outside its /96 layout: where its IPv4 sits depends on the prefix length the
+ * local translator uses (RFC 6052), so it cannot be checked.
  */
-function embeddedIPv4(address: string): string | undefined {
+function embeddedIPv4(address: string): string | null | undefined {
   const words = expandIPv6(address);
   if (!words) return undefined;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
   const zero = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
-  if (zero(0, 5) && (words[5] === 0xffff || words[5] === 0)) return v4(words[6]!, words[7]!);
-  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return v4(words[6]!, words[7]!);
+  const last32 = () => v4(words[6]!, words[7]!);
+  if (zero(0, 5) && (words[5] === 0xffff || words[5] === 0)) return last32();
+  if (zero(0, 4) && words[4] === 0xffff && words[5] === 0) return last32();
+  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return last32();
+  if (words[0] === 0x64 && words[1] === 0xff9b && words[2] === 1) return zero(3, 6) ? last32() : null;
   if (words[0] === 0x2002) return v4(words[1]!, words[2]!);
   return undefined;
 }
@@ -76,6 +83,7 @@ export function isPrivateAddress(address: string): boolean {
   if (!isIPv6(address)) return false;
   if (blocked.check(address, 'ipv6')) return true;
   const v4 = embeddedIPv4(address);
+  if (v4 === null) return true; // an IPv4 that cannot be told cannot be let through
   return v4 !== undefined && blocked.check(v4, 'ipv4');
 }
 
