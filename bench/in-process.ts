@@ -46,6 +46,7 @@ const config = loadConfig({
   RATE_LIMIT_FREE: '10000000',
   RATE_LIMIT_PRO: '10000000',
   RATE_LIMIT_WINDOW_S: '1',
+  RATE_LIMIT_PAGE_VIEWS: '100000000/1m',
   // REDIS_URL=redis://… counts on Redis (the rate-limit bench's second store) instead of in-process.
   ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
 });
@@ -65,9 +66,9 @@ const serverContext = (body: RequestInit['body']) =>
 /** `target` (the service's Yoga or bare Yoga) asked for `path`, as the node server would hand it the request. */
 const fetchPath = (target: { fetch: typeof yoga.fetch }, path: string, init: RequestInit = {}) =>
   target.fetch(`http://localhost${path}`, init, ...(serverContext(init.body) as unknown as [object]));
-const call = async (target: { fetch: typeof yoga.fetch }, path: string, init?: RequestInit) => {
+const call = async (target: { fetch: typeof yoga.fetch }, path: string, init?: RequestInit, status = 200) => {
   const response = await fetchPath(target, path, init);
-  if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  if (response.status !== status) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
   await response.text();
 };
 
@@ -106,6 +107,8 @@ const variants: Record<string, () => Promise<void>> = {
   'post-typename': () => call(yoga, '/graphql', post('{ __typename }')),
   'cached-get': () => call(yoga, `/graphql?query=${encodeURIComponent(USER_QUERY)}&variables=${encodeURIComponent(JSON.stringify({ id: userId }))}`),
   healthz: () => call(yoga, '/healthz'),
+  // Recording a page view over REST (bench/analytics.ts's recording scenario, in one process).
+  view: () => call(yoga, '/api/analytics/views', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"path":"/in-process"}' }, 202),
 };
 const variant = variantName && variants[variantName];
 const betweenNames = (process.env.IN_PROCESS_BETWEEN ?? '').split(',').filter(Boolean);

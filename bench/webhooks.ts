@@ -1,7 +1,7 @@
 // The webhook dispatch scenarios of `npm run bench` (run.ts calls them after the request
 // scenarios), through the real path: events committed through the API (POST /api/analytics/views,
 // each in the transaction that writes its outbox row), positioned and fanned out by the event relay,
-// delivered by the service's worker (src/modules/webhooks/dispatcher.ts) to receivers on loopback.
+// delivered by the service's worker (src/modules/webhooks/dispatch/) to receivers on loopback.
 //
 // 1. Throughput: ENDPOINTS endpoints (created through the REST API as ada, an ADMIN, subscribed
 //    to analytics.hit), each on its own receiver; N/ENDPOINTS events committed as fast as 32

@@ -6,16 +6,14 @@ import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import type { DocumentNode, ExecutionResult } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config.js';
 import type { Caller, RequestContext } from './context.js';
 import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
-import { appErrorOf, maskGraphQLError } from './graphql/errors.js';
+import { maskGraphQLError } from './graphql/errors.js';
 import { useGraphQLSSEWithBackpressure } from './graphql/sse-backpressure.js';
-import { cachedReads, neverCachedDocuments, useCachedQueries, useResponseCacheHits, type ResponseCache } from './graphql/response-cache.js';
+import { cachedReads, neverCachedDocuments, useCachedQueries, useResponseCacheHits, type ResponseCache } from './modules/response-cache/index.js';
 import { schema } from './graphql/schema.js';
 import { useBadRequestStatus } from './graphql/use-bad-request-status.js';
 import { useGraphQLMethods } from './graphql/use-graphql-methods.js';
@@ -42,7 +40,8 @@ import { useDirectiveArguments } from './graphql/use-directive-arguments.js';
 import { useNoNul } from './graphql/use-no-nul.js';
 import { useIdempotency } from './graphql/use-idempotency.js';
 import type { RateLimitStore } from './modules/limits/index.js';
-import { useOperationLimits } from './modules/limits/operation-limits.js';
+import { restOperationLimits } from './modules/limits/operation-limits.js';
+import { useOperationLimits } from './modules/limits/use-operation-limits.js';
 import { useRateLimitBudget } from './modules/limits/use-budget.js';
 import { createServices, type Services } from './services.js';
 
@@ -77,11 +76,11 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
   const services = createServices({ db: db.prisma, query: db.query.bind(db), config, bus, limits, log, onCommitted, onDeliveriesDue });
   // Automatic persisted queries' documents, also read by useResponseCacheHits for a hash-only GET's If-None-Match.
   const persistedQueries = persistedQueryStore();
-  // The documents whose results are never stored, so never looked up (response-cache.ts).
+  // The documents whose results are never stored, so never looked up (modules/response-cache/cacheable.ts).
   const neverCached = neverCachedDocuments(schema);
   // WebSocket and SSE connections open per client address (CONNECTIONS_PER_ADDRESS).
   const connections = new AddressConnections(config.connectionsPerAddress);
-  const contextFor = requestContextFactory(services, log, (document, variables, request) => runOperation(document, variables, request));
+  const contextFor = requestContextFactory(services, log);
   const yoga = createYoga<NodeServerContext, RequestContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -97,13 +96,10 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
     // CORS is useCors's: Yoga's would answer every OPTIONS itself.
     cors: false,
     maskedErrors: { maskError: (error) => maskGraphQLError(error, log) },
-    // The request's context, for a REST route and a GraphQL operation alike (Yoga copies it onto
-    // its own: see graphQLContextOf). A WebSocket operation has no request: its initial context is
+    // The request's context, for a REST route and a GraphQL operation alike (Yoga copies its
+    // properties onto its own). A WebSocket operation has no request: its initial context is
     // derived from its connection's (src/graphql/ws.ts).
-    context: (initial) => {
-      const ctx = initial.request && findRequestContext(initial.request);
-      return ctx ? graphQLContextOf(ctx) : (initial as unknown as RequestContext);
-    },
+    context: (initial) => (initial.request && findRequestContext(initial.request)) || (initial as unknown as RequestContext),
     plugins: [
       useRequestContext({
         log,
@@ -127,8 +123,9 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       useInputEncoding({ bodyLimit: config.bodyLimitBytes, graphqlPaths: GRAPHQL_PATHS }),
       // Idempotency-Key on a GraphQL mutation (POST), keyed in the store REST uses.
       useIdempotency({ path: GRAPHQL_PATH, schema }),
-      // Public reads that declare `cached` (GET /api/users/{id}) go through the response cache.
-      useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS, reads: cachedReads(responseCache.cache) }),
+      // Public reads that declare `cached` (GET /api/users/{id}) go through the response cache;
+      // the routes of limited operations count against their limit (operation-limits.ts).
+      useRestRoutes({ routes: apiRoutes, graphqlPaths: GRAPHQL_PATHS, reads: cachedReads(responseCache.cache), guard: restOperationLimits({ config, limits: services.limits }) }),
       // graphql-sse, waiting for a stream's socket before queueing more (src/graphql/sse-backpressure.ts).
       useGraphQLSSEWithBackpressure(GRAPHQL_STREAM_PATH, { reservationTtlMs: config.sseReservationTtlMs, log }),
       // Apollo's automatic persisted queries: a bounded in-memory LRU of documents by sha256 per
@@ -152,16 +149,6 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
     ],
   });
 
-  /** RequestContext.execute: one of our documents, through the envelop pipeline, as `request`. */
-  async function runOperation(document: DocumentNode, variables: Record<string, unknown>, request: Request): Promise<unknown> {
-    // Yoga's `context` option finds the request's context (the one REST is using) by `request`.
-    const { execute, contextFactory, schema: enveloped } = yoga.getEnveloped({ request } as Parameters<typeof yoga.getEnveloped>[0]);
-    const result = (await execute({ schema: enveloped, document, variableValues: variables, contextValue: await contextFactory() })) as ExecutionResult;
-    const [error] = result.errors ?? [];
-    if (error) throw appErrorOf(error) ?? error;
-    return result.data;
-  }
-
   return {
     yoga,
     /** The WebSocket and SSE connections open per client address, counted by the SSE plugin above and the WebSocket upgrade (src/graphql/ws.ts). */
@@ -179,84 +166,30 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
   };
 }
 
-
-type RunOperation = (document: DocumentNode, variables: Record<string, unknown>, request: Request) => Promise<unknown>;
-
-/** Builds a request's context: the caller is resolved from its credentials at most once, when asked. */
-function requestContextFactory(services: Services, log: Logger, runOperation: RunOperation) {
-  const shared = { log, runOperation };
-  return (credentials: RequestCredentials): RequestContext => new ServiceRequestContext(services, shared, credentials);
-}
-
-/** One request's state: what its context was made from, and what it remembers once asked. */
-interface ContextScope {
-  readonly credentials: RequestCredentials;
-  readonly shared: { readonly log: Logger; readonly runOperation: RunOperation };
-  caller?: Promise<Caller | null>;
-  log?: Logger;
-}
-
 /**
- * A request's context: its state in one `scope` object, its behaviour on the prototype. Not an
- * object of closures made per request (a `caller`, a `log` getter…): on Node 20's V8, a request
- * whose context held functions made for it survived the young generation's collections, with
- * everything it reached, until promoted to die in the old one. In one process without sockets,
- * the service's GET /healthz cost 27 µs a request that way against 5 µs without, and its REST
- * user lookup 113–121 µs against 85–90 µs.
- * A WebSocket operation's context is made for it from its connection's credential, so its caller
- * is resolved when it runs, as a request's is (src/graphql/ws.ts).
+ * Builds a request's context: an ordinary object, the caller resolved from its credentials at
+ * most once, when asked, and the request's logger made when first asked for (most requests log
+ * nothing but their request line). A WebSocket operation's context is made for it from its
+ * connection's credentials, so its caller is resolved when it runs (src/graphql/ws.ts).
  */
-class ServiceRequestContext implements RequestContext {
-  readonly requestId: string;
-  readonly ip: string;
-  readonly services: Services;
-  readonly scope: ContextScope;
-
-  constructor(services: Services, shared: ContextScope['shared'], credentials: RequestCredentials) {
-    this.requestId = credentials.requestId;
-    this.ip = credentials.address;
-    this.services = services;
-    this.scope = { credentials, shared };
-  }
-
-  /** Made when first asked for: most requests log nothing but their request line. */
-  log(): Logger {
-    return (this.scope.log ??= this.scope.shared.log.child({ reqId: this.requestId }));
-  }
-
-  get userAgent(): string | undefined {
-    return this.scope.credentials.request?.headers.get('user-agent') ?? undefined;
-  }
-
-  caller(): Promise<Caller | null> {
-    const { authorization, apiKey } = this.scope.credentials;
-    return (this.scope.caller ??= this.services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined));
-  }
-
-  async requireCaller(): Promise<Caller> {
-    const caller = await this.caller();
-    if (!caller) throw unauthenticated();
-    return caller;
-  }
-
-  async execute<R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V): Promise<R> {
-    const { request } = this.scope.credentials;
-    if (!request) throw new Error('execute() needs the HTTP request the context was made for');
-    return (await this.scope.shared.runOperation(document, variables, request)) as R;
-  }
-}
-
-const { log, caller, requireCaller, execute } = ServiceRequestContext.prototype;
-
-/**
- * What Yoga's `context` option hands over for a request's GraphQL operation. Yoga copies its own
- * properties onto the context it made (Object.assign), which leaves a prototype behind: so the
- * methods go along as the prototype's functions (shared, not made per request), the `scope` they
- * read goes along with them, and `userAgent` as its value. (Hence `log()` is a method: a getter
- * would be read here, making a child logger for every operation.)
- */
-function graphQLContextOf(ctx: RequestContext): RequestContext {
-  if (!(ctx instanceof ServiceRequestContext)) return ctx;
-  const { requestId, ip, services, scope, userAgent } = ctx;
-  return { requestId, ip, services, scope, userAgent, log, caller, requireCaller, execute } as RequestContext;
+function requestContextFactory(services: Services, log: Logger) {
+  return (credentials: RequestCredentials): RequestContext => {
+    const { requestId, authorization, apiKey, request } = credentials;
+    let caller: Promise<Caller | null> | undefined;
+    let child: Logger | undefined;
+    const ctx: RequestContext = {
+      requestId,
+      ip: credentials.address,
+      services,
+      userAgent: request?.headers.get('user-agent') ?? undefined,
+      log: () => (child ??= log.child({ reqId: requestId })),
+      caller: () => (caller ??= services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined)),
+      requireCaller: async () => {
+        const found = await ctx.caller();
+        if (!found) throw unauthenticated();
+        return found;
+      },
+    };
+    return ctx;
+  };
 }

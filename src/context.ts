@@ -1,4 +1,3 @@
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Logger } from './logger.js';
 import type { Services } from './services.js';
 
@@ -44,10 +43,4 @@ export interface RequestContext {
   caller(): Promise<Caller | null>;
   /** The caller, or a 403 `Missing or invalid token`. */
   requireCaller(): Promise<Caller>;
-  /**
-   * Runs one of our own GraphQL operations through the envelop pipeline as this request, so that
-   * the rules kept in GraphQL plugins (the operation limits) hold for the REST route calling it.
-   * Throws the operation's first error: the AppError a service threw, when there is one.
-   */
-  execute<R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V): Promise<R>;
 }

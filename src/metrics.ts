@@ -4,7 +4,7 @@
 // plugin (src/http/plugins/use-metrics.ts); the workers get plain callbacks, so the relay and the
 // dispatcher stay free of prom-client.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Outcome } from './modules/webhooks/dispatcher.js';
+import type { Outcome } from './modules/webhooks/dispatch/attempt.js';
 
 /** Seconds. Most answers take milliseconds; the tail is a slow database or a long SSE setup. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -12,7 +12,7 @@ import { lockDataDir } from './db/data-dir-lock.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { createResponseCache, invalidateOnEvents, responseCachePrefix } from './graphql/response-cache.js';
+import { createResponseCache, invalidateOnEvents, responseCachePrefix } from './modules/response-cache/index.js';
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { readNodeBody } from './http/body.js';
 import { answerClientError } from './http/client-error.js';

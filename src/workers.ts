@@ -9,7 +9,7 @@ import type { EventBus } from './modules/events/bus.js';
 import { createPageViewFold } from './modules/analytics/fold.js';
 import { createSessionHousekeeping } from './modules/auth/housekeeping.js';
 import { createRelay } from './modules/events/relay.js';
-import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
+import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatch/loop.js';
 
 export interface Worker {
   start(): void;
@@ -38,7 +38,7 @@ export function createWorkers({ db, bus, config, log, metrics }: WorkerDeps): { 
     retentionDays: config.eventRetentionDays,
     notifications: db,
     onPositioned: metrics?.eventsPositioned,
-    onDeliveriesDue: () => dispatcher.wake?.(),
+    onDeliveriesDue: () => dispatcher.wake(),
   });
   const pageViewFold = createPageViewFold({ db: db.prisma, log: log.child({ worker: 'page-view-fold' }) });
   const sessionHousekeeping = createSessionHousekeeping({ db, config, log: log.child({ worker: 'sessions' }) });

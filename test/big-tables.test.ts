@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.js';
 import { createEventLogService } from '../src/modules/events/list.js';
 import { newestPosition } from '../src/modules/events/stored.js';
 import { createLessonService } from '../src/modules/lessons/service.js';
-import { CLAIM_SQL } from '../src/modules/webhooks/dispatcher.js';
+import { CLAIM_SQL } from '../src/modules/webhooks/dispatch/claim.js';
 import { createWebhookService } from '../src/modules/webhooks/service.js';
 import { createPgDatabase, DATABASES, type DatabaseKind } from './support/server.js';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createResponseCache } from '../src/graphql/response-cache.js';
+import { createResponseCache } from '../src/modules/response-cache/index.js';
 import { createLogger } from '../src/logger.js';
 import { client, type Client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';

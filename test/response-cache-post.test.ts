@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseCachePrefix } from '../src/graphql/response-cache.js';
+import { responseCachePrefix } from '../src/modules/response-cache/index.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';

@@ -5,7 +5,7 @@
 // Redis that does not expire.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseCachePrefix } from '../src/graphql/response-cache.js';
+import { responseCachePrefix } from '../src/modules/response-cache/index.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
@@ -62,7 +62,7 @@ describe('on one instance (in-process cache)', () => {
     expect(stillOld.status).toBe(200);
     expect(stillOld.body.data.user.name).toBe(renamed);
     // The event then reaches this instance's bus and invalidates once more (the second of the two
-    // invalidations, src/graphql/response-cache.ts), so the version cached right after the change
+    // invalidations, src/modules/response-cache), so the version cached right after the change
     // may be replaced once: a 200 with the new name and a newer tag. Once that has happened, the
     // current version's own tag answers 304.
     await waitFor('the new version to answer 304 to its own ETag', async () => {

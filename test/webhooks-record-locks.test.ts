@@ -11,7 +11,7 @@
 // consistent order the deadlock happens on every run.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORD_SQL } from '../src/modules/webhooks/dispatcher.js';
+import { RECORD_SQL } from '../src/modules/webhooks/dispatch/record.js';
 import { DISABLE_FAILING_SQL } from '../src/modules/webhooks/housekeeping.js';
 import { createPgDatabase } from './support/server.js';
 import { waitFor } from './support/wait.js';

@@ -3,7 +3,7 @@
 // The HTTP status follows GraphQL-over-HTTP (field errors are 200), except RATE_LIMITED: 429.
 import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import { AppError, errorStatus, isDatabaseUnavailable, unavailable, type ErrorCode } from '../errors.js';
+import { AppError, isDatabaseUnavailable, unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { errorResponse } from '../http/errors.js';
 import { responseHeaders } from '../http/headers.js';
@@ -18,19 +18,6 @@ export function isGraphQLError(error: unknown): error is GraphQLError {
 
 function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
-}
-
-/**
- * The AppError a masked GraphQL error stands for (the code, message, details and headers that
- * maskGraphQLError put in its extensions), for a REST route that ran a GraphQL operation.
- */
-export function appErrorOf(error: GraphQLError): AppError | undefined {
-  const { code, details, http } = error.extensions ?? {};
-  if (typeof code !== 'string' || !Object.hasOwn(errorStatus, code)) return undefined;
-  return new AppError(code as ErrorCode, error.message, {
-    details: details as Record<string, unknown> | undefined,
-    headers: (http as { headers?: Record<string, string> } | undefined)?.headers,
-  });
 }
 
 export function maskGraphQLError(error: unknown, log: Logger): Error {

@@ -51,7 +51,9 @@ export function useIdempotency({ path, schema }: { path: string; schema: GraphQL
     if (!mutations[name]) throw new Error(`useIdempotency: Mutation.${name} is not in the schema`);
   }
   return {
-    async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
+    // The hooks answer synchronously for every request they do not apply to: an async hook costs
+    // every request of the server a promise (Yoga runs a hook that returns none on a fast path).
+    onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       if (url.pathname !== path || request.method !== 'POST') return;
       // As node read it: a header sent empty is still there (the request Yoga runs may have dropped it).
       const sent = serverContext.req?.headers['idempotency-key'];
@@ -60,41 +62,49 @@ export function useIdempotency({ path, schema }: { path: string; schema: GraphQL
       const body = serverContext.req?.body ?? '';
       const fields = mutationFields(body);
       if (!fields || fields.some((name) => TOKEN_MUTATIONS.includes(name))) return;
-      const ctx = requestContextOf(request);
-      try {
-        const caller = await ctx.caller();
-        if (!caller) return; // keys are per caller: an anonymous mutation just runs
-        const begun = await ctx.services.idempotency.begin({
-          userId: caller.userId, key: parseIdempotencyKey(header), method: 'POST', path: url.pathname + url.search, fingerprint: fingerprintOf(body),
-        });
-        if (begun.replay) {
-          const { status, body: stored, headers } = begun.replay;
-          return endResponse(new fetchAPI.Response(stored, { status, headers: { ...headers, 'idempotent-replayed': 'true' } }));
-        }
-        claims.set(request, { claim: begun.claim, secret: fields.some((name) => SECRET_MUTATIONS.includes(name)) });
-      } catch (error) {
-        endResponse(refusalResponse(fetchAPI.Response, error, request, ctx.log(), true));
-      }
+      return begin(request, url, header, body, fields, endResponse, fetchAPI.Response);
     },
-    async onResponse({ request, response }) {
+    onResponse({ request, response }) {
       const pending = claims.get(request);
       if (!pending) return;
       claims.set(request, null);
-      const ctx = requestContextOf(request);
-      const store = ctx.services.idempotency;
-      try {
-        const type = response.headers.get('content-type') ?? '';
-        if (response.status >= 200 && response.status < 300 && /json/i.test(type)) {
-          const text = await response.clone().text();
-          if (!(JSON.parse(text) as { errors?: unknown }).errors) {
-            await (pending.secret ? store.secretShown(pending.claim) : store.store(pending.claim, { status: response.status, body: text, headers: { 'content-type': type } }));
-            return;
-          }
-        }
-        await store.release(pending.claim);
-      } catch (error) {
-        ctx.log().warn({ err: error }, 'could not store or release an Idempotency-Key of a mutation');
-      }
+      return finish(request, response, pending);
     },
   };
+
+  async function begin(request: Request, url: URL, header: string, body: string, fields: string[], endResponse: (response: Response) => void, Response: typeof globalThis.Response): Promise<void> {
+    const ctx = requestContextOf(request);
+    try {
+      const caller = await ctx.caller();
+      if (!caller) return; // keys are per caller: an anonymous mutation just runs
+      const begun = await ctx.services.idempotency.begin({
+        userId: caller.userId, key: parseIdempotencyKey(header), method: 'POST', path: url.pathname + url.search, fingerprint: fingerprintOf(body),
+      });
+      if (begun.replay) {
+        const { status, body: stored, headers } = begun.replay;
+        return endResponse(new Response(stored, { status, headers: { ...headers, 'idempotent-replayed': 'true' } }));
+      }
+      claims.set(request, { claim: begun.claim, secret: fields.some((name) => SECRET_MUTATIONS.includes(name)) });
+    } catch (error) {
+      endResponse(refusalResponse(Response, error, request, ctx.log(), true));
+    }
+  }
+
+  async function finish(request: Request, response: Response, pending: { claim: Claim; secret: boolean }): Promise<void> {
+    const ctx = requestContextOf(request);
+    const store = ctx.services.idempotency;
+    try {
+      const type = response.headers.get('content-type') ?? '';
+      if (response.status >= 200 && response.status < 300 && /json/i.test(type)) {
+        const text = await response.clone().text();
+        if (!(JSON.parse(text) as { errors?: unknown }).errors) {
+          await (pending.secret ? store.secretShown(pending.claim) : store.store(pending.claim, { status: response.status, body: text, headers: { 'content-type': type } }));
+          return;
+        }
+      }
+      await store.release(pending.claim);
+    } catch (error) {
+      ctx.log().warn({ err: error }, 'could not store or release an Idempotency-Key of a mutation');
+    }
+  }
 }

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { Caller, RequestContext, Role } from '../context.js';
 import type { Precondition } from '../errors.js';
-import type { Entity } from '../graphql/response-cache.js';
+import type { Entity } from '../modules/response-cache/index.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -47,7 +47,7 @@ export interface RouteDefinition<
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: R };
   /**
    * A public read (GET, no auth) answered through the response cache: the entities its answer
-   * shows, whose committed change invalidates it (src/graphql/response-cache.ts). Its responses
+   * shows, whose committed change invalidates it (src/modules/response-cache). Its responses
    * carry an ETag, and If-None-Match with it answers 304.
    */
   cached?: (result: z.input<R>) => Entity[];
@@ -65,6 +65,12 @@ export interface RouteDefinition<
   errors: number[];
   handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.input<R> | void>;
 }
+
+/**
+ * Runs a route's handler (`run`), or refuses the call first: a policy declared for some routes
+ * elsewhere (the operation limits, src/modules/limits/operation-limits.ts).
+ */
+export type RouteGuard = <T>(route: RouteDefinition, ctx: RequestContext, run: () => Promise<T>) => Promise<T>;
 
 /**
  * Whether a route takes an Idempotency-Key: every authenticated write under /api/v1 (the

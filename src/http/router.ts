@@ -3,11 +3,11 @@
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { forbidden, methodNotAllowed } from '../errors.js';
-import type { CachedReads } from '../graphql/response-cache.js';
+import type { CachedReads } from '../modules/response-cache/index.js';
 import { fingerprintOf, parseIdempotencyKey, type StoredResponse } from '../modules/idempotency/store.js';
 import { readJsonBody } from './body.js';
 import { ifMatchHolds, ifNoneMatchHolds, strongEntityTag } from './headers.js';
-import { takesIdempotencyKey, type Method, type RouteDefinition, type RouteInput } from './route.js';
+import { takesIdempotencyKey, type Method, type RouteDefinition, type RouteGuard, type RouteInput } from './route.js';
 import { assertCleanInput, parseWith } from './validation.js';
 
 interface CompiledPath {
@@ -24,8 +24,14 @@ export class Router {
   /** The routes that take an Idempotency-Key (takesIdempotencyKey). */
   private readonly keyed = new WeakSet<RouteDefinition>();
 
-  /** `reads`: the response cache the routes that declare `cached` are read through (none: every read runs). */
-  constructor(private readonly reads?: CachedReads) {}
+  /**
+   * `reads`: the response cache the routes that declare `cached` are read through (none: every
+   * read runs). `guard`: runs every handler, once its input is parsed (none: the handler runs).
+   */
+  constructor(
+    private readonly reads?: CachedReads,
+    private readonly guard?: RouteGuard,
+  ) {}
 
   add(...routes: RouteDefinition[]): this {
     for (const route of routes) {
@@ -87,14 +93,14 @@ export class Router {
       // The entry of this read: the route and its parsed input (the same however the path was spelt).
       const key = `${route.operationId}|${JSON.stringify(input.params)}|${JSON.stringify(input.query)}`;
       const { body, etag } = await this.reads.read(key, async () => {
-        const data = await route.handler(input as never);
+        const data = await this.run(route, input);
         return { data, entities: cached(data) };
       });
       if (ifNoneMatchHolds(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: { etag } });
       return new Response(method === 'HEAD' ? null : body, { status: route.success.status, headers: { 'content-type': 'application/json; charset=utf-8', etag } });
     }
     if (idempotencyKey === undefined) {
-      const answer = await answerOf(route, input);
+      const answer = answerOf(route, await this.run(route, input));
       if (answer.headers.etag && method !== 'POST' && ifNoneMatchHolds(request.headers.get('if-none-match'), answer.headers.etag)) {
         return new Response(null, { status: 304, headers: { etag: answer.headers.etag, 'cache-control': 'no-store' } });
       }
@@ -108,7 +114,7 @@ export class Router {
     if (begun.replay) return responseOf(Response, { ...begun.replay, headers: { ...begun.replay.headers, 'idempotent-replayed': 'true' } }, false);
     let answer: Answer;
     try {
-      answer = await answerOf(route, input);
+      answer = answerOf(route, await this.run(route, input));
     } catch (error) {
       await store.release(begun.claim).catch((failed: unknown) => ctx.log().warn({ err: failed }, 'could not release an Idempotency-Key claim'));
       throw error;
@@ -118,6 +124,12 @@ export class Router {
     await (route.showsSecret ? store.secretShown(begun.claim) : store.store(begun.claim, answer))
       .catch((failed: unknown) => ctx.log().warn({ err: failed }, 'could not store an Idempotency-Key response'));
     return responseOf(Response, answer, false);
+  }
+
+  /** The route's handler, through the guard. */
+  private run(route: RouteDefinition, input: RouteInput<unknown, unknown, unknown, boolean>): Promise<unknown> {
+    const run = () => route.handler(input as never);
+    return this.guard ? this.guard(route, input.ctx, run) : run();
   }
 
   /** The template (`/api/users/{id}`) of the route a path matches, whatever the method. */
@@ -151,13 +163,12 @@ type Answer = StoredResponse;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Runs the route's handler. A JSON answer of a GET, or of a write declaring `ifMatch`, carries the
- * strong ETag of its bytes: the tag If-None-Match and If-Match compare with. Such an answer holds
- * the caller's data (or is cheap to make again), so it is never kept by a cache (`no-store`): the
- * client keeps the tag.
+ * The answer of what the route's handler returned. A JSON answer of a GET, or of a write declaring
+ * `ifMatch`, carries the strong ETag of its bytes: the tag If-None-Match and If-Match compare
+ * with. Such an answer holds the caller's data (or is cheap to make again), so it is never kept
+ * by a cache (`no-store`): the client keeps the tag.
  */
-async function answerOf(route: RouteDefinition, input: RouteInput<unknown, unknown, unknown, boolean>): Promise<Answer> {
-  const result = await route.handler(input as never);
+function answerOf(route: RouteDefinition, result: unknown): Answer {
   const status = route.success.status;
   if (status === 204 || result === undefined) return { status, body: null, headers: {} };
   const body = JSON.stringify(result);

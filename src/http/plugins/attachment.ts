@@ -2,11 +2,9 @@
 
 /**
  * Attaches values to objects under a private symbol: `get(owner)` is what `set(owner, value)` put
- * there. Not a WeakMap, on purpose. Node 20's V8 clears a WeakMap's entries only in a full
- * (mark-compact) collection: each request's entry kept its request, context and headers alive
- * through every scavenge until they were promoted to the old generation, to die there. With one
- * entry per request, the service's REST lookup spent 20 µs of ~110 µs in the collector and
- * promoted 4.6 kB a request (bare Yoga: 1.6 µs and 0.6 kB). A property dies with its owner.
+ * there. Not a WeakMap, on purpose: on Node 20, a WeakMap's entry keeps its request alive until a
+ * full collection, and the bench shows that costing more than its noise per request (see
+ * docs/decisions.md). A property dies with its owner.
  */
 export function attachment<Owner extends object, Value>(description: string) {
   const key = Symbol(description);

@@ -3,14 +3,15 @@
 // input with their zod schemas and the OpenAPI document is generated from the same schemas.
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
-import type { CachedReads } from '../../graphql/response-cache.js';
+import type { CachedReads } from '../../modules/response-cache/index.js';
 import { errorResponse } from '../errors.js';
 import { Router } from '../router.js';
-import type { RouteDefinition } from '../route.js';
+import type { RouteDefinition, RouteGuard } from '../route.js';
 import { requestContextOf } from './server-context.js';
 
-export function useRestRoutes({ routes, graphqlPaths, reads }: { routes: RouteDefinition[]; graphqlPaths: readonly string[]; reads?: CachedReads }): Plugin {
-  const router = new Router(reads).add(...routes);
+/** `guard`: runs every route's handler, or refuses the call (see RouteGuard). */
+export function useRestRoutes({ routes, graphqlPaths, reads, guard }: { routes: RouteDefinition[]; graphqlPaths: readonly string[]; reads?: CachedReads; guard?: RouteGuard }): Plugin {
+  const router = new Router(reads, guard).add(...routes);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (graphqlPaths.includes(url.pathname)) return;

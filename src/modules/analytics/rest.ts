@@ -1,13 +1,5 @@
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { parse } from 'graphql';
 import { defineRoute } from '../../http/route.js';
 import { recordViewInput, viewsQuery, viewsTotal } from './service.js';
-
-// Page views are limited per address by a GraphQL plugin (limits/operation-limits.ts): the route
-// runs the mutation through it, so one declaration holds for both surfaces.
-const RECORD_PAGE_VIEW: TypedDocumentNode<{ recordPageView: boolean }, { path: string }> = parse(
-  'mutation RecordPageView($path: String!) { recordPageView(path: $path) }',
-);
 
 export const analyticsRoutes = [
   defineRoute({
@@ -24,8 +16,6 @@ export const analyticsRoutes = [
     body: recordViewInput,
     success: { status: 202, description: 'Recorded' },
     errors: [400],
-    handler: async ({ body, ctx }) => {
-      await ctx.execute(RECORD_PAGE_VIEW, body);
-    },
+    handler: ({ body, ctx }) => ctx.services.analytics.record(body),
   }),
 ];

@@ -3,6 +3,7 @@ import { builder } from '../../graphql/builder.js';
 builder.queryFields((t) => ({
   pageViews: t.int({
     description: 'Total page views, optionally for one path and within [from, to).',
+    cache: 'never',
     args: { path: t.arg.string(), from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }) },
     // The bounds as the client wrote them (the DateTime scalar keeps the text), read as REST reads them.
     resolve: (_, args, ctx) =>

@@ -28,6 +28,7 @@ builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKey],
     authScopes: { authenticated: true },
+    cache: 'never',
     description: "The current user's API keys that are not revoked, newest first.",
     resolve: async (_, __, ctx) => (await ctx.services.apiKeys.list({ caller: await ctx.requireCaller() })).items,
   }),
@@ -37,6 +38,7 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
     authScopes: { authenticated: true },
+    cache: 'never',
     description:
       `Create an API key (name: 1-100 characters). The response holds the key, shown only here. CONFLICT when you already have ${MAX_LIVE_API_KEYS} live keys: revoke one first.`,
     args: { name: t.arg.string({ required: true }) },
@@ -44,6 +46,7 @@ builder.mutationFields((t) => ({
   }),
   revokeApiKey: t.boolean({
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'Revoke one of your API keys: it stops working at once. true when revoked; NOT_FOUND when unknown.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => {

@@ -1,24 +1,7 @@
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { parse } from 'graphql';
 import { defineRoute } from '../../http/route.js';
 import { z } from 'zod';
-import type { MeView } from '../users/service.js';
 import { sessionList, sessionView } from './service.js';
-import { loginInput, refreshInput, registerInput, registerResult, tokenPair, type TokenPair } from './schemas.js';
-
-// Login and registration are limited per address by a GraphQL plugin (limits/operation-limits.ts):
-// their routes run the mutation through it, so one declaration holds for both surfaces.
-const LOGIN: TypedDocumentNode<{ login: TokenPair }, { email: string; password: string }> = parse(`
-  mutation Login($email: String!, $password: String!) {
-    login(email: $email, password: $password) { token expiresIn refreshToken refreshExpiresIn }
-  }`);
-const REGISTER: TypedDocumentNode<{ register: TokenPair & { user: MeView } }, { email: string; password: string; name: string }> = parse(`
-  mutation Register($email: String!, $password: String!, $name: String!) {
-    register(email: $email, password: $password, name: $name) {
-      user { id name email joined role tier }
-      token expiresIn refreshToken refreshExpiresIn
-    }
-  }`);
+import { loginInput, refreshInput, registerInput, registerResult, tokenPair } from './schemas.js';
 
 const sessionParams = z.object({ id: z.string().min(1, 'must not be empty').describe('A session id (`ses_…`)') });
 
@@ -29,7 +12,7 @@ export const authRoutes = [
     body: loginInput,
     success: { status: 200, description: 'A token pair', schema: tokenPair },
     errors: [400, 401, 429],
-    handler: async ({ body, ctx }) => (await ctx.execute(LOGIN, body)).login,
+    handler: ({ body, ctx }) => ctx.services.auth.login(body, { userAgent: ctx.userAgent }),
   }),
   defineRoute({
     method: 'POST', path: '/api/auth/register', operationId: 'register', tag: 'auth', auth: false,
@@ -37,7 +20,7 @@ export const authRoutes = [
     body: registerInput,
     success: { status: 201, description: 'The new user and a token pair', schema: registerResult },
     errors: [400, 409],
-    handler: async ({ body, ctx }) => (await ctx.execute(REGISTER, body)).register,
+    handler: ({ body, ctx }) => ctx.services.auth.register(body, { userAgent: ctx.userAgent }),
   }),
   defineRoute({
     method: 'POST', path: '/api/auth/refresh', operationId: 'refreshToken', tag: 'auth', auth: false,

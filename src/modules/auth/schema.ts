@@ -70,6 +70,7 @@ builder.queryFields((t) => ({
   sessions: t.field({
     type: [Session],
     authScopes: { authenticated: true },
+    cache: 'never',
     description: "The current user's live sessions, newest first.",
     resolve: async (_, __, ctx) => (await ctx.services.auth.listSessions(await ctx.requireCaller())).items,
   }),
@@ -78,6 +79,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   revokeSession: t.boolean({
     authScopes: { authenticated: true },
+    cache: 'never',
     description: "End one of your sessions: its access and refresh tokens stop working at once. NOT_FOUND for someone else's or an unknown one.",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => {

@@ -24,6 +24,7 @@ builder.subscriptionFields((t) => ({
   events: t.field({
     type: Event,
     authScopes: { authenticated: true },
+    cache: 'never',
     description:
       'Live events in commit order, those the caller may see (an ADMIN: all; anyone else: not those about a draft, nor those about another user but user.created and user.updated). `types` narrows by event name (none: all). `after` first replays the stored events newer than that id, so a client that reconnects misses nothing; an unknown or expired id, or one hidden from the caller, is BAD_USER_INPUT.',
     args: { types: t.arg.stringList(), after: t.arg.id() },
@@ -37,6 +38,7 @@ builder.queryFields((t) => ({
   events: t.connection({
     type: Event,
     authScopes: { authenticated: true },
+    cache: 'never',
     description:
       `The stored events, oldest first (commit order): the polling twin of Subscription.events and of GET /api/v1/events, with the same ids, and the same events hidden from a caller who is not an ADMIN. ` +
       `\`types\` narrows by event name (none: all); \`after\` (an event id, or an edge cursor, which is the same) starts after that event; ` +

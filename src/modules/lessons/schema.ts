@@ -73,6 +73,7 @@ builder.objectField(PublicUser, 'lessons', (t) =>
   t.field({
     type: UserLessonsConnection,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'The published lessons the user wrote, newest first (never drafts, whoever asks). Forward pagination: first (1-100, default 20) and after.',
     args: { first: t.arg.int(), after: t.arg.string() },
     complexity: pageCost(),
@@ -97,6 +98,7 @@ builder.queryFields((t) => ({
     type: Lesson,
     nullable: true,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'A lesson; drafts only for ADMIN. null with a NOT_FOUND error when unknown.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => ctx.services.lessons.get({ caller: await ctx.requireCaller(), id }),
@@ -104,6 +106,7 @@ builder.queryFields((t) => ({
   lessons: t.connection({
     type: Lesson,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'Lessons, newest first (drafts only for ADMIN). Forward pagination: first (1-100, default 20) and after.',
     complexity: pageCost(),
     resolve: async (_, args, ctx) => {
@@ -121,6 +124,7 @@ builder.mutationFields((t) => ({
   createLesson: t.field({
     type: Lesson,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: create a draft.',
     args: { input: t.arg({ type: CreateLessonInput, required: true }) },
     resolve: async (_, { input }, ctx) =>
@@ -129,6 +133,7 @@ builder.mutationFields((t) => ({
   updateLesson: t.field({
     type: Lesson,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: change a lesson; emits lesson.updated.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateLessonInput, required: true }) },
     resolve: async (_, { id, input }, ctx) =>
@@ -137,6 +142,7 @@ builder.mutationFields((t) => ({
   publishLesson: t.field({
     type: Lesson,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: publish a draft; emits lesson.published. Publishing twice is a CONFLICT.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => ctx.services.lessons.publish({ caller: await ctx.requireCaller(), id }),

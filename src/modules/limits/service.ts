@@ -3,7 +3,7 @@
 // - the tier budget (use-budget.ts): one rolling window per caller (per user when authenticated,
 //   an API key drawing on its owner's budget; per client address otherwise, at the Free limit);
 // - operation limits (operation-limits.ts): per client address on login, register and
-//   recordPageView, on top of the budget, through @envelop/rate-limiter's plugin.
+//   recordPageView, on top of the budget, declared once for REST and GraphQL.
 // Both count on one RateLimitStore (in-process, or Redis shared by every instance).
 import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
@@ -33,17 +33,14 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
 
   /**
    * A failing store (Redis unreachable) lets requests through, without limit headers, rather
-   * than take the whole API down with it; the failure is logged. Synchronous when the store is
-   * (the in-process one), so that counting a request adds no turn of the event loop to it.
+   * than take the whole API down with it: null, and the failure is logged.
    */
-  function hit(key: string, limit: number, window: number): Decision | null | Promise<Decision | null> {
-    let decision: Decision | Promise<Decision>;
+  async function hit(key: string, limit: number, window: number): Promise<Decision | null> {
     try {
-      decision = limits.hit(key, limit, window);
+      return await limits.hit(key, limit, window);
     } catch (error) {
       return storeFailed(error);
     }
-    return decision instanceof Promise ? decision.catch(storeFailed) : decision;
   }
 
   function storeFailed(error: unknown): null {
@@ -82,14 +79,13 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
   /**
    * Counts one request (a REST call, a GraphQL request or operation) against the caller's budget.
    * null when nothing limits it: an Enterprise caller (no headers at all), or a failing store.
-   * A refused request is not counted. Synchronous when the store is.
+   * A refused request is not counted.
    */
-  function admit(caller: Caller | null, address: string): Admission | null | Promise<Admission | null> {
+  async function admit(caller: Caller | null, address: string): Promise<Admission | null> {
     const policy = policyFor(caller);
     if (!policy) return null;
     const key = caller ? `user:${caller.userId}` : `addr:${address}`;
-    const decision = hit(key, policy.limit, windowMs);
-    return decision instanceof Promise ? decision.then((settled) => admission(settled, key, policy.name)) : admission(decision, key, policy.name);
+    return admission(await hit(key, policy.limit, windowMs), key, policy.name);
   }
 
   function admission(decision: Decision | null, key: string, policy: string): Admission | null {
@@ -102,23 +98,18 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
    * admission; its headers then show the budget as refunded (one more remaining than when it was
    * counted). A refund the store fails is logged (rarely) and the request goes on, still counted.
    */
-  function refund(admitted: Admission): void | Promise<void> {
+  async function refund(admitted: Admission): Promise<void> {
     const { decision, key } = admitted;
     const { receipt } = decision;
     if (receipt === undefined) return; // refused (nothing was counted), or refunded already
     const refunded: Decision = { ...decision, remaining: Math.min(decision.limit, decision.remaining + 1), receipt: undefined };
     admitted.decision = refunded;
-    const done = () => {
-      admitted.headers = headersFor(refunded, admitted.policy, config.rateLimit.windowSeconds);
-    };
-    let pending: void | Promise<void>;
     try {
-      pending = limits.refund(key, receipt);
+      await limits.refund(key, receipt);
     } catch (error) {
       return refundFailed(error);
     }
-    if (!(pending instanceof Promise)) return done();
-    return pending.then(done, refundFailed);
+    admitted.headers = headersFor(refunded, admitted.policy, config.rateLimit.windowSeconds);
   }
 
   function refundFailed(error: unknown): void {

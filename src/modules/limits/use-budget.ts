@@ -19,12 +19,13 @@ import { RATE_LIMITED_MESSAGE, type Admission, type LimitService } from './servi
 const admissions = attachment<object, Admission>('budget admission');
 
 /**
- * What the budget counted for the request or WebSocket operation that an execution's context
- * (`contextValue`) belongs to, if anything: Yoga's context of an HTTP request (REST routes execute
- * through it too) carries the request, a WebSocket operation's is the one counted.
+ * What the budget counted for the request or WebSocket operation that `context` belongs to, if
+ * anything: a request's own context (a REST route's), Yoga's context of an HTTP request (which
+ * carries the request), or a WebSocket operation's (the one counted).
  */
 export function budgetAdmissionOf(context: object): Admission | undefined {
-  if (isWebSocketContext(context)) return admissions.get(context);
+  const own = admissions.get(context);
+  if (own || isWebSocketContext(context)) return own;
   const { request } = context as { request?: Request };
   const ctx = request && findRequestContext(request);
   return ctx && admissions.get(ctx);
@@ -45,8 +46,7 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
       let admission;
       try {
         // Resolving the caller reads the database: unreachable, it is a 503 like any other route's.
-        const counted = limits.admit(await ctx.caller(), ctx.ip);
-        admission = counted instanceof Promise ? await counted : counted;
+        admission = await limits.admit(await ctx.caller(), ctx.ip);
       } catch (error) {
         return fail(error);
       }
@@ -65,10 +65,7 @@ export function useRateLimitBudget({ limits, graphqlPaths }: BudgetOptions): Plu
       };
       // A 304 (a REST read's or a cached GraphQL result's If-None-Match) costs no budget: the
       // client already holds the answer. Given back here, whoever answered it; its headers show it.
-      if (response.status === 304) {
-        const refunded = limits.refund(admission);
-        if (refunded instanceof Promise) return refunded.then(setHeaders);
-      }
+      if (response.status === 304) return limits.refund(admission).then(setHeaders);
       setHeaders();
     },
     async onContextBuilding({ context }) {

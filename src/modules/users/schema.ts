@@ -44,6 +44,7 @@ builder.queryFields((t) => ({
   me: t.field({
     type: CurrentUser,
     authScopes: { authenticated: true },
+    cache: 'never',
     resolve: async (_, __, ctx) => ctx.services.users.me({ caller: await ctx.requireCaller() }),
   }),
   user: t.field({
@@ -59,6 +60,7 @@ builder.mutationFields((t) => ({
   updateMe: t.field({
     type: CurrentUser,
     authScopes: { authenticated: true },
+    cache: 'never',
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_, args, ctx) => ctx.services.users.updateMe({ caller: await ctx.requireCaller(), input: args }),
   }),

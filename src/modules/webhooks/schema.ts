@@ -97,6 +97,7 @@ builder.queryFields((t) => ({
   webhooks: t.field({
     type: [WebhookEndpoint],
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: every webhook endpoint, newest first.',
     resolve: async (_, __, ctx) => ctx.services.webhooks.list({ caller: await ctx.requireCaller() }),
   }),
@@ -104,6 +105,7 @@ builder.queryFields((t) => ({
     type: WebhookEndpoint,
     nullable: true,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: one webhook endpoint; null with a NOT_FOUND error when unknown.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => ctx.services.webhooks.get({ caller: await ctx.requireCaller(), id }),
@@ -111,6 +113,7 @@ builder.queryFields((t) => ({
   webhookDeliveries: t.connection({
     type: WebhookDelivery,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: the deliveries to an endpoint, newest first. Forward pagination: first (1-100, default 20) and after.',
     args: { webhookId: t.arg.id({ required: true }) },
     complexity: pageCost(),
@@ -129,6 +132,7 @@ builder.mutationFields((t) => ({
   createWebhook: t.field({
     type: CreatedWebhook,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: register an endpoint. The response holds its signing secret, shown only here.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: async (_, { input }, ctx) =>
@@ -137,6 +141,7 @@ builder.mutationFields((t) => ({
   updateWebhook: t.field({
     type: WebhookEndpoint,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: change url, events, description or enabled (re-enabling clears disabledReason and failingSince).',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
     resolve: async (_, { id, input }, ctx) =>
@@ -144,6 +149,7 @@ builder.mutationFields((t) => ({
   }),
   deleteWebhook: t.boolean({
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: delete an endpoint with its deliveries. true when deleted; NOT_FOUND when unknown.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => {
@@ -154,6 +160,7 @@ builder.mutationFields((t) => ({
   testWebhook: t.field({
     type: WebhookDelivery,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: queue a `webhook.test` ping (a new `evt_` id) to this endpoint only; the delivery worker sends it.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => ctx.services.webhooks.test({ caller: await ctx.requireCaller(), id }),
@@ -161,6 +168,7 @@ builder.mutationFields((t) => ({
   retryWebhookDelivery: t.field({
     type: WebhookDelivery,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: one more attempt of a delivery now, whatever its status.',
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
     resolve: async (_, { webhookId, deliveryId }, ctx) =>
@@ -169,6 +177,7 @@ builder.mutationFields((t) => ({
   recoverWebhook: t.field({
     type: RecoverWebhookPayload,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: one more attempt now for every FAILED delivery of the endpoint created at or after `since` (not in the future).',
     args: { id: t.arg.id({ required: true }), since: t.arg({ type: 'DateTime', required: true }) },
     resolve: async (_, { id, since }, ctx) =>
@@ -177,6 +186,7 @@ builder.mutationFields((t) => ({
   rotateWebhookSecret: t.field({
     type: RotateWebhookSecretPayload,
     authScopes: { authenticated: true },
+    cache: 'never',
     description: 'ADMIN: a new signing secret. For 24 hours deliveries are signed with the new and the previous one (new first).',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => ctx.services.webhooks.rotateSecret({ caller: await ctx.requireCaller(), id }),

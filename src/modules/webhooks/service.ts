@@ -1,17 +1,18 @@
 // ADMIN management of webhook endpoints and their deliveries. This only manages rows: the
-// delivery worker (dispatcher.ts) sends what is PENDING and due, and records every attempt.
+// delivery worker (dispatch/loop.ts) sends what is PENDING and due, and records every attempt.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Caller } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { firstMillisecond, isoInstant, lowerBound } from '../../dates.js';
-import { assertPrecondition, badInput, forbidden, notFound, type Precondition } from '../../errors.js';
+import { assertPrecondition, badInput, notFound, type Precondition } from '../../errors.js';
 import { lookupId } from '../../ids.js';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
 import { keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
 import { parseWith } from '../../http/validation.js';
 import { newId } from '../../ids.js';
+import { assertAdmin } from '../auth/roles.js';
 import { EVENT_TYPES } from '../events/outbox.js';
 import { assertDeliverableUrl, MAX_URL_LENGTH, urlFormProblem } from './url-guard.js';
 
@@ -126,11 +127,6 @@ const withAttempts = { attempts: { orderBy: [{ at: 'asc' }, { id: 'asc' }] } } s
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-
-function assertAdmin(caller: Caller): void {
-  if (caller.role !== 'ADMIN') throw forbidden();
-}
-
 
 /**
  * The one rule for "one more attempt now", for retry (one delivery) and recover (many): PENDING,
