@@ -8,8 +8,6 @@
 // their messages next to the field. Throughout: no request to another origin, no console error,
 // and the token never in localStorage, a cookie or a URL (only sessionStorage).
 // Screenshots go to test-results/ (git-ignored), also when a test fails.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import { launchChromium, watchPage } from './support/browser.js';
 import { ensureConsoleBuilt } from './support/console-build.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const ARTIFACTS = 'test-results';
@@ -28,18 +27,12 @@ const STORAGE_KEY = 'learnstream.console.session';
 
 const account = (who: string) => DEMO_ACCOUNTS.find((a) => a.email.startsWith(who))!;
 
-interface Hit {
-  headers: Record<string, string>;
-  body: string;
-}
-
 let server: TestServer;
 let api: Client;
 let browser: Browser;
 let origin: string;
-let receiver: Server;
+let receiver: Receiver;
 let receiverUrl: string;
-const hits: Hit[] = [];
 
 beforeAll(async () => {
   await ensureConsoleBuilt();
@@ -47,21 +40,13 @@ beforeAll(async () => {
   api = client(server.url);
   origin = new URL(server.url).origin;
   // A webhook receiver on loopback (allowed outside production: WEBHOOK_ALLOW_PRIVATE_TARGETS).
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      hits.push({ headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString() });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/learnstream`;
+  receiver = await startReceiver(() => 204);
+  receiverUrl = new URL('/hooks/learnstream', receiver.url).toString();
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await server?.stop();
 });
 
@@ -164,7 +149,7 @@ describe('the console in a browser, as an ADMIN', () => {
       // The endpoint's health followed: a last success, not failing.
       await expect.poll(() => endpoint.locator('.health').innerText(), { timeout: UI_TIMEOUT_MS }).not.toContain('none yet');
       // The receiver got it, signed with the secret the console showed once.
-      const ping = hits.find((h) => h.body.includes('"webhook.test"'));
+      const ping = receiver.hits.find((h) => h.body.includes('"webhook.test"'));
       expect(ping).toBeDefined();
       expect(verifyWebhook(ping!.body, ping!.headers, secret)).toMatchObject({ event: 'webhook.test' });
 
@@ -186,7 +171,7 @@ describe('the console in a browser, as an ADMIN', () => {
       await expect(page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(true);
       expect(requests.filter((url) => new URL(url).pathname === '/console').length).toBe(navigations);
       // The webhook got the lesson.published too.
-      await expect.poll(() => hits.some((h) => h.body.includes(lessonId)), { timeout: UI_TIMEOUT_MS }).toBe(true);
+      await expect.poll(() => receiver.hits.some((h) => h.body.includes(lessonId)), { timeout: UI_TIMEOUT_MS }).toBe(true);
 
       // The chart shows that view once refreshed.
       const views = page.locator('section', { has: page.getByRole('heading', { name: 'Page views' }) });
@@ -239,7 +224,7 @@ describe('the console in a browser, as an ADMIN', () => {
       await endpoint.getByRole('button', { name: 'Deliveries' }).click();
       const testRow = endpoint.getByRole('table', { name: 'Deliveries' }).locator('tbody tr', { hasText: 'webhook.test' });
       await testRow.waitFor({ timeout: UI_TIMEOUT_MS });
-      const pings = () => hits.filter((h) => h.body.includes('"webhook.test"'));
+      const pings = () => receiver.hits.filter((h) => h.body.includes('"webhook.test"'));
       const before = pings().length;
       await testRow.getByRole('button', { name: 'Retry' }).click();
       await testRow.getByRole('button', { name: '2 attempts' }).waitFor({ timeout: UI_TIMEOUT_MS });

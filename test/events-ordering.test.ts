@@ -1,42 +1,38 @@
 // "A subscriber sees an event no later than its webhook is first attempted": the relay publishes
 // an event to subscribers before it makes the event's webhook deliveries due. Checked as an order
 // of receipt (which arrived first), for every event of a burst, over WebSocket and a real receiver.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
 
 describe('subscription before webhook', () => {
   let server: TestServer;
   let api: Client;
-  let receiver: Server;
+  let receiver: Receiver;
   /** The order in which each event id reached the subscriber ('sub') and the receiver ('hook'). */
   const arrivals: { id: string; via: 'sub' | 'hook' }[] = [];
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const id = req.headers['webhook-id'];
+    receiver = await startReceiver((hit) => {
+      const id = hit.headers['webhook-id'];
       if (typeof id === 'string') arrivals.push({ id, via: 'hook' });
-      req.resume();
-      res.writeHead(200).end();
+      return 200;
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     server = await startTestServer({ env: NO_RATE_LIMITS });
     api = client(server.url);
   });
   afterAll(async () => {
     await server?.stop();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   it('every event reaches the subscriber before (or as) its webhook reaches the receiver', { timeout: 60_000 }, async () => {
     const { token } = await api.loginAs('ada');
-    const { port } = receiver.address() as AddressInfo;
-    const created = await api.post('/api/v1/webhooks', { url: `http://127.0.0.1:${port}/hook`, events: ['analytics.hit'] }, { token });
+    const created = await api.post('/api/v1/webhooks', { url: receiver.url, events: ['analytics.hit'] }, { token });
     expect(created.status, created.text).toBe(201);
 
     const ws = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` } });

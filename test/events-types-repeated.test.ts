@@ -3,24 +3,20 @@
 // bound parameters of one statement, past PostgreSQL's limit of 65,535 with the query's others,
 // and any signed-in caller got a masked INTERNAL_SERVER_ERROR where the list of that one name
 // was asked for. Names given twice (`types=a,a`) are one name, as REST already answered.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { describe, expect } from 'vitest';
+import { serverTestOn } from './support/fixtures.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { DATABASES, startTestServer, type TestServer } from './support/server.js';
+import { DATABASES } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
 const EVENTS = `query($types: [String!], $first: Int) { events(types: $types, first: $first) { edges { node { id event } } pageInfo { hasNextPage } } }`;
 
-describe.each(DATABASES)('Query.events with a name repeated in types (%s)', (kind) => {
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
+const tests = serverTestOn({ env: NO_RATE_LIMITS });
 
-  it('answers the page of that name, as for the name given once', async () => {
+describe.each(DATABASES)('Query.events with a name repeated in types (%s)', (kind) => {
+  const it = tests[kind];
+
+  it('answers the page of that name, as for the name given once', async ({ api }) => {
     const grace = (await api.loginAs('grace')).token;
     expect((await api.patch('/api/v1/user/me', { name: 'Grace B. Hopper' }, { token: grace })).status).toBe(200);
     const once = await waitFor('the user.updated event listed', async () => {

@@ -2,24 +2,18 @@
 // `updatedAt` follows the order in which the changes were applied, so the lesson's final state is
 // the write with the latest `updatedAt`. A client that keeps the newest copy of a lesson by
 // `updatedAt` (a cache, a sync) would otherwise keep a state the lesson no longer has.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { DATABASES, startTestServer, type TestServer } from './support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTestOn } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import { DATABASES } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
+const tests = serverTestOn({ env: NO_RATE_LIMITS });
+
 describe.each(DATABASES)('concurrent changes of one lesson on %s', (kind) => {
-  let server: TestServer;
-  let api: Client;
-  let ada: string;
+  const it = tests[kind];
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
-  });
-  afterAll(() => server?.stop());
-
-  const newestEventId = async () => {
+  const newestEventId = async (api: Client, ada: string) => {
     let after: string | undefined;
     for (;;) {
       const page = await api.get(`/api/v1/events?limit=1000${after ? `&after=${after}` : ''}`, { token: ada });
@@ -29,12 +23,12 @@ describe.each(DATABASES)('concurrent changes of one lesson on %s', (kind) => {
     }
   };
 
-  it('never moves updatedAt back: the final state is the acknowledged write with the latest updatedAt', async () => {
+  it('never moves updatedAt back: the final state is the acknowledged write with the latest updatedAt', async ({ api, ada }) => {
     for (let round = 0; round < 3; round++) {
       const created = await api.post('/api/v1/lessons', { title: `Race ${round}`, body: 'b' }, { token: ada });
       expect(created.status, created.text).toBe(201);
       const id = created.body.id as string;
-      const before = await newestEventId();
+      const before = await newestEventId(api, ada);
 
       const replies = await Promise.all([
         ...Array.from({ length: 30 }, (_, i) => api.patch(`/api/v1/lessons?id=${id}`, { title: `Write ${i}` }, { token: ada })),

@@ -1,26 +1,21 @@
 // The public content routes over real HTTP, on both databases: documentation pages and page-view
 // analytics. Exact window boundaries are checked on postgres, with rows of known timestamps.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTestOn } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import { DATABASES, sql } from './support/server.js';
 import { expectError } from './support/assert.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { DOC_PAGES } from '../src/modules/docs/links.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe.each(DATABASES)('content routes on %s', (kind) => {
-  let server: TestServer;
-  let api: Client;
-  let token: string;
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-    token = (await api.loginAs('grace')).token;
-  });
-  afterAll(() => server?.stop());
+const tests = serverTestOn({ env: NO_RATE_LIMITS });
 
-  const total = async (query = '') => {
+describe.each(DATABASES)('content routes on %s', (kind) => {
+  const it = tests[kind];
+
+  const total = async (api: Client, query = '') => {
     const reply = await api.get(`/api/analytics/views${query}`);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ total: expect.any(Number) as number });
@@ -29,7 +24,7 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
   };
 
   describe('GET /api/content/docs', () => {
-    it('answers a JSON array of {id, slug, title, url, updatedAt}, without a token', async () => {
+    it('answers a JSON array of {id, slug, title, url, updatedAt}, without a token', async ({ api }) => {
       const reply = await api.get('/api/content/docs');
       expect(reply.status).toBe(200);
       expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
@@ -51,7 +46,7 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
       expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
     });
 
-    it('answers the same with a token, and does not look at a bad one', async () => {
+    it('answers the same with a token, and does not look at a bad one', async ({ api, grace: token }) => {
       const anonymous = (await api.get('/api/content/docs')).body as unknown;
       expect((await api.get('/api/content/docs', { token })).body).toEqual(anonymous);
       const bad = await api.get('/api/content/docs', { token: 'not-a-token' });
@@ -59,7 +54,7 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
       expect(bad.body).toEqual(anonymous);
     });
 
-    it('answers HEAD with the headers and no body', async () => {
+    it('answers HEAD with the headers and no body', async ({ api }) => {
       const reply = await api.request('HEAD', '/api/content/docs');
       expect(reply.status).toBe(200);
       expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
@@ -68,31 +63,31 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
   });
 
   describe('page views', () => {
-    it('answers {total}, the seeded views to start with', async () => {
+    it('answers {total}, the seeded views to start with', async ({ api }) => {
       const reply = await api.get('/api/analytics/views');
       expect(reply.status).toBe(200);
       expect(reply.body).toEqual({ total: 12 });
       // 12 seeded views over 5 pages, round-robin.
-      expect(await total('?path=/docs/getting-started')).toBe(3);
-      expect(await total('?path=/docs/rate-limits')).toBe(2);
-      expect(await total('?path=/never-viewed')).toBe(0);
+      expect(await total(api, '?path=/docs/getting-started')).toBe(3);
+      expect(await total(api, '?path=/docs/rate-limits')).toBe(2);
+      expect(await total(api, '?path=/never-viewed')).toBe(0);
     });
 
-    it('POST records one view (202, no body) and the total goes up by one', async () => {
-      const all = await total();
-      const one = await total('?path=/lessons/intro');
+    it('POST records one view (202, no body) and the total goes up by one', async ({ api, grace: token }) => {
+      const all = await total(api);
+      const one = await total(api, '?path=/lessons/intro');
       const reply = await api.post('/api/analytics/views', { path: '/lessons/intro' });
       expect(reply.status).toBe(202);
       expect(reply.text).toBe('');
-      expect(await total()).toBe(all + 1);
-      expect(await total('?path=/lessons/intro')).toBe(one + 1);
+      expect(await total(api)).toBe(all + 1);
+      expect(await total(api, '?path=/lessons/intro')).toBe(one + 1);
       // With a token it works the same (the route does not need one).
       expect((await api.post('/api/analytics/views', { path: '/lessons/intro' }, { token })).status).toBe(202);
-      expect(await total()).toBe(all + 2);
+      expect(await total(api)).toBe(all + 2);
     });
 
-    it('POST refuses a bad path with 400 naming path, and records nothing', async () => {
-      const all = await total();
+    it('POST refuses a bad path with 400 naming path, and records nothing', async ({ api }) => {
+      const all = await total(api);
       const cases: [unknown, string, RegExp][] = [
         [{}, 'path', /^path: is required$/],
         [{ path: 'docs/x' }, 'path', /^path: must start with \/$/],
@@ -108,21 +103,21 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
         expectError(await api.post('/api/analytics/views', body), 400, message, field);
       }
       expectError(await api.post('/api/analytics/views', '{"path": "/a"'), 400, /^body: /, 'body');
-      expect(await total()).toBe(all);
+      expect(await total(api)).toBe(all);
     });
 
-    it('GET narrows by from (inclusive) and to (exclusive)', async () => {
-      const all = await total();
+    it('GET narrows by from (inclusive) and to (exclusive)', async ({ api }) => {
+      const all = await total(api);
       expect(all).toBeGreaterThan(0);
-      expect(await total('?from=2000-01-01&to=2200-01-01')).toBe(all);
-      expect(await total('?from=2000-01-01T00:00:00Z')).toBe(all);
-      expect(await total('?to=2200-01-01T00:00:00.000Z')).toBe(all);
-      expect(await total('?from=2200-01-01')).toBe(0);
-      expect(await total('?to=2000-01-01')).toBe(0);
-      expect(await total('?path=/docs/webhooks&from=2000-01-01&to=2200-01-01')).toBe(await total('?path=/docs/webhooks'));
+      expect(await total(api, '?from=2000-01-01&to=2200-01-01')).toBe(all);
+      expect(await total(api, '?from=2000-01-01T00:00:00Z')).toBe(all);
+      expect(await total(api, '?to=2200-01-01T00:00:00.000Z')).toBe(all);
+      expect(await total(api, '?from=2200-01-01')).toBe(0);
+      expect(await total(api, '?to=2000-01-01')).toBe(0);
+      expect(await total(api, '?path=/docs/webhooks&from=2000-01-01&to=2200-01-01')).toBe(await total(api, '?path=/docs/webhooks'));
     });
 
-    it('GET refuses bad dates, a window with to <= from, and a bad path with 400', async () => {
+    it('GET refuses bad dates, a window with to <= from, and a bad path with 400', async ({ api }) => {
       const cases: [string, string, RegExp][] = [
         ['?from=yesterday', 'query.from', /^query\.from: /],
         ['?to=2024-13-01', 'query.to', /^query\.to: /],
@@ -147,7 +142,7 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
 
   if (kind === 'postgres') {
     describe('in the database', () => {
-      it('POST emits analytics.hit {event, timestamp, path}', async () => {
+      it('POST emits analytics.hit {event, timestamp, path}', async ({ server, api }) => {
         const path = '/events/check';
         await api.post('/api/analytics/views', { path });
         const rows = await sql<{ id: string; type: string; payload: Record<string, unknown> }>(
@@ -162,7 +157,7 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
         expect(none).toHaveLength(0);
       });
 
-      it('counts from inclusive and to exclusive, to the millisecond', async () => {
+      it('counts from inclusive and to exclusive, to the millisecond', async ({ server, api }) => {
         const at = [
           ['/boundary', '2001-02-02T23:59:59.999Z'],
           ['/boundary', '2001-02-03T00:00:00.000Z'],
@@ -172,12 +167,12 @@ describe.each(DATABASES)('content routes on %s', (kind) => {
           ['/other', '2001-02-03T12:00:00.000Z'],
         ];
         for (const [path, time] of at) await sql(server, `INSERT INTO "PageView" (path, at) VALUES ($1, $2)`, [path, time]);
-        const q = (s: string) => total(`?path=/boundary&${s}`);
+        const q = (s: string) => total(api, `?path=/boundary&${s}`);
 
-        expect(await total('?path=/boundary')).toBe(5);
+        expect(await total(api, '?path=/boundary')).toBe(5);
         expect(await q('from=2001-02-03&to=2001-02-04')).toBe(3);
-        expect(await total('?from=2001-02-03&to=2001-02-04')).toBe(4); // /other too
-        expect(await total('?path=/other&from=2001-02-03&to=2001-02-04')).toBe(1);
+        expect(await total(api, '?from=2001-02-03&to=2001-02-04')).toBe(4); // /other too
+        expect(await total(api, '?path=/other&from=2001-02-03&to=2001-02-04')).toBe(1);
         expect(await q('from=2001-02-03T00:00:00.000Z&to=2001-02-03T00:00:00.001Z')).toBe(1);
         expect(await q('from=2001-02-03T00:00:00.001Z&to=2001-02-04')).toBe(2);
         expect(await q('from=2001-02-02T23:59:59.999Z&to=2001-02-03T00:00:00Z')).toBe(1);

@@ -1,8 +1,8 @@
 // The user routes over real HTTP, on both databases: GET/PATCH /api/v1/user/me and the public
 // GET /api/users/{id}. Events are checked in the database itself (postgres: through `pg`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTestOn } from './support/fixtures.js';
+import { DATABASES, sql } from './support/server.js';
 import { expectError } from './support/assert.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
@@ -20,19 +20,13 @@ interface EventRow {
   createdAt: Date;
 }
 
+const tests = serverTestOn({ env: NO_RATE_LIMITS });
+
 describe.each(DATABASES)('user routes on %s', (kind) => {
-  let server: TestServer;
-  let api: Client;
-  const tokens = { ada: '', grace: '', alan: '' };
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-    for (const who of ['ada', 'grace', 'alan'] as const) tokens[who] = (await api.loginAs(who)).token;
-  });
-  afterAll(() => server?.stop());
+  const it = tests[kind];
 
   describe('GET /api/v1/user/me', () => {
-    it('answers the current user of the token, with exactly the /me fields', async () => {
+    it('answers the current user of the token, with exactly the /me fields', async ({ api, ada, grace, alan }) => {
       const expected = {
         ada: { name: 'Ada Lovelace', email: 'ada@example.com', role: 'ADMIN', tier: 'PRO' },
         grace: { name: 'Grace Hopper', email: 'grace@example.com', role: 'MEMBER', tier: 'FREE' },
@@ -40,7 +34,7 @@ describe.each(DATABASES)('user routes on %s', (kind) => {
       };
       const ids = new Set<string>();
       for (const who of ['ada', 'grace', 'alan'] as const) {
-        const me = await api.get('/api/v1/user/me', { token: tokens[who] });
+        const me = await api.get('/api/v1/user/me', { token: { ada, grace, alan }[who] });
         expect(me.status).toBe(200);
         expect(me.headers.get('content-type')).toMatch(/^application\/json/);
         expect(Object.keys(me.body as object).sort()).toEqual(['email', 'id', 'joined', 'name', 'role', 'tier']);
@@ -51,15 +45,15 @@ describe.each(DATABASES)('user routes on %s', (kind) => {
       expect(ids.size).toBe(3);
     });
 
-    it('refuses a missing, malformed or forged token with 403 Missing or invalid token', async () => {
-      const forged = `${tokens.ada.slice(0, -4)}${tokens.ada.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    it('refuses a missing, malformed or forged token with 403 Missing or invalid token', async ({ api, ada }) => {
+      const forged = `${ada.slice(0, -4)}${ada.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
       const variants: Record<string, string>[] = [
         {},
         { authorization: 'Bearer' },
         { authorization: 'Bearer not-a-jwt' },
         { authorization: `Bearer ${forged}` },
         { authorization: `Basic ${Buffer.from('ada@example.com:lovelace-1815').toString('base64')}` },
-        { authorization: tokens.ada },
+        { authorization: ada },
       ];
       for (const headers of variants) {
         expectError(await api.get('/api/v1/user/me', { headers }), 403, 'Missing or invalid token');
@@ -69,27 +63,27 @@ describe.each(DATABASES)('user routes on %s', (kind) => {
   });
 
   describe('PATCH /api/v1/user/me', () => {
-    it('renames the current user and answers the updated /me', async () => {
-      const before = await api.get('/api/v1/user/me', { token: tokens.alan });
-      const reply = await api.patch('/api/v1/user/me', { name: 'Alan M. Turing' }, { token: tokens.alan });
+    it('renames the current user and answers the updated /me', async ({ api, alan }) => {
+      const before = await api.get('/api/v1/user/me', { token: alan });
+      const reply = await api.patch('/api/v1/user/me', { name: 'Alan M. Turing' }, { token: alan });
       expect(reply.status).toBe(200);
       expect(reply.body).toEqual({ ...before.body, name: 'Alan M. Turing' });
-      expect((await api.get('/api/v1/user/me', { token: tokens.alan })).body).toEqual(reply.body);
+      expect((await api.get('/api/v1/user/me', { token: alan })).body).toEqual(reply.body);
       expect((await api.get(`/api/users/${before.body.id as string}`)).body).toEqual({
         id: before.body.id, name: 'Alan M. Turing', joined: before.body.joined,
       });
     });
 
-    it('trims the name and accepts exactly 100 characters', async () => {
-      expect((await api.patch('/api/v1/user/me', { name: '  Alan  ' }, { token: tokens.alan })).body.name).toBe('Alan');
+    it('trims the name and accepts exactly 100 characters', async ({ api, alan }) => {
+      expect((await api.patch('/api/v1/user/me', { name: '  Alan  ' }, { token: alan })).body.name).toBe('Alan');
       const longest = 'n'.repeat(100);
-      const reply = await api.patch('/api/v1/user/me', { name: longest }, { token: tokens.alan });
+      const reply = await api.patch('/api/v1/user/me', { name: longest }, { token: alan });
       expect(reply.status).toBe(200);
       expect(reply.body.name).toBe(longest);
     });
 
-    it('refuses an invalid body with 400 naming the field, and changes nothing', async () => {
-      const before = (await api.get('/api/v1/user/me', { token: tokens.grace })).body as Record<string, unknown>;
+    it('refuses an invalid body with 400 naming the field, and changes nothing', async ({ api, grace }) => {
+      const before = (await api.get('/api/v1/user/me', { token: grace })).body as Record<string, unknown>;
       const cases: [unknown, string, RegExp][] = [
         [{ name: '' }, 'name', /^name: must not be empty$/],
         [{ name: '   ' }, 'name', /^name: must not be empty$/],
@@ -103,17 +97,17 @@ describe.each(DATABASES)('user routes on %s', (kind) => {
         [{ role: 'ADMIN' }, 'name', /^name: is required$/],
       ];
       for (const [body, field, message] of cases) {
-        const reply = await api.patch('/api/v1/user/me', body, { token: tokens.grace });
+        const reply = await api.patch('/api/v1/user/me', body, { token: grace });
         expectError(reply, 400, message, field);
       }
-      expect((await api.get('/api/v1/user/me', { token: tokens.grace })).body).toEqual(before);
+      expect((await api.get('/api/v1/user/me', { token: grace })).body).toEqual(before);
     });
   });
 
   describe('GET /api/users/{id}', () => {
-    it('answers exactly {id, name, joined}, with or without a token', async () => {
-      const me = (await api.get('/api/v1/user/me', { token: tokens.grace })).body as Record<string, string>;
-      for (const token of [undefined, tokens.grace, tokens.ada, 'not-a-token']) {
+    it('answers exactly {id, name, joined}, with or without a token', async ({ api, ada, grace }) => {
+      const me = (await api.get('/api/v1/user/me', { token: grace })).body as Record<string, string>;
+      for (const token of [undefined, grace, ada, 'not-a-token']) {
         const reply = await api.get(`/api/users/${me.id!}`, { token });
         expect(reply.status).toBe(200);
         expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
@@ -124,10 +118,10 @@ describe.each(DATABASES)('user routes on %s', (kind) => {
       }
     });
 
-    it('answers 404 for an unknown user, with or without a token', async () => {
+    it('answers 404 for an unknown user, with or without a token', async ({ api, ada }) => {
       for (const id of ['usr_nobody', 'nope', encodeURIComponent('a b/c'), 'x'.repeat(300)]) {
         expectError(await api.get(`/api/users/${id}`), 404, /not found/);
-        expectError(await api.get(`/api/users/${id}`, { token: tokens.ada }), 404, /not found/);
+        expectError(await api.get(`/api/users/${id}`, { token: ada }), 404, /not found/);
       }
       expectError(await api.get('/api/users/usr_nobody'), 404, 'User usr_nobody not found');
     });
@@ -136,16 +130,16 @@ describe.each(DATABASES)('user routes on %s', (kind) => {
   // The outbox lives in the database; an embedded PGlite is only reachable from inside the server.
   if (kind === 'postgres') {
     describe('events', () => {
-      it('PATCH /api/v1/user/me emits one user.updated {event, timestamp, userId}; a refused one emits nothing', async () => {
-        const me = (await api.get('/api/v1/user/me', { token: tokens.ada })).body as Record<string, string>;
+      it('PATCH /api/v1/user/me emits one user.updated {event, timestamp, userId}; a refused one emits nothing', async ({ server, api, ada }) => {
+        const me = (await api.get('/api/v1/user/me', { token: ada })).body as Record<string, string>;
         const count = async () =>
           (await sql<EventRow>(server, `SELECT * FROM "Event" WHERE type = 'user.updated' AND payload->>'userId' = $1`, [me.id])).length;
         expect(await count()).toBe(0);
 
-        expectError(await api.patch('/api/v1/user/me', { name: '' }, { token: tokens.ada }), 400);
+        expectError(await api.patch('/api/v1/user/me', { name: '' }, { token: ada }), 400);
         expect(await count()).toBe(0);
 
-        expect((await api.patch('/api/v1/user/me', { name: 'Augusta Ada King' }, { token: tokens.ada })).status).toBe(200);
+        expect((await api.patch('/api/v1/user/me', { name: 'Augusta Ada King' }, { token: ada })).status).toBe(200);
         const rows = await sql<EventRow>(server, `SELECT * FROM "Event" WHERE type = 'user.updated' AND payload->>'userId' = $1`, [me.id]);
         expect(rows).toHaveLength(1);
         const [row] = rows;
@@ -154,8 +148,8 @@ describe.each(DATABASES)('user routes on %s', (kind) => {
         expect(new Date(row!.payload.timestamp as string).getTime()).toBe(row!.createdAt.getTime());
       });
 
-      it('answers `joined` as the UTC date of the account creation', async () => {
-        const me = (await api.get('/api/v1/user/me', { token: tokens.grace })).body as Record<string, string>;
+      it('answers `joined` as the UTC date of the account creation', async ({ server, api, grace }) => {
+        const me = (await api.get('/api/v1/user/me', { token: grace })).body as Record<string, string>;
         const [row] = await sql<{ createdAt: Date }>(server, `SELECT "createdAt" FROM "User" WHERE id = $1`, [me.id]);
         expect(me.joined).toBe(row!.createdAt.toISOString().slice(0, 10));
       });

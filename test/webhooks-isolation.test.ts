@@ -1,13 +1,13 @@
 // Endpoint isolation over real HTTP: a receiver that accepts connections and never answers, or
 // one that asks to be left alone (429 + Retry-After), beside a healthy receiver, with events
 // committed through the API. The healthy endpoint must not notice its neighbour.
-import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { startReceiver } from './support/receiver.js';
 import { DATABASES, startTestServer, type TestServer } from './support/server.js';
 import { sleep, waitFor as waitUntil } from './support/wait.js';
 
@@ -30,7 +30,7 @@ const EVENTS = 240;
  * `npm run bench`, not a test.
  */
 const TIMEOUT_MS = 150_000;
-/** The share of the attempts in flight one endpoint gets per process (dispatcher.ts ENDPOINT_SHARE). */
+/** The share of the attempts in flight one endpoint gets per process (dispatch/endpoint-shares.ts ENDPOINT_SHARE). */
 const ENDPOINT_SHARE = 64;
 const RETRY_AFTER_S = 8;
 /**
@@ -39,45 +39,11 @@ const RETRY_AFTER_S = 8;
  */
 const EVENTS_PER_SECOND = 60;
 
-interface Hit {
-  id: string;
-  /** When the receiver had the whole request, ms since epoch. */
-  at: number;
-  status: number;
-}
-interface Receiver {
-  url: string;
-  hits: Hit[];
-  close(): Promise<void>;
-}
 interface Delivery {
   id: string;
   eventId: string;
   status: string;
   attempts: { at: string; statusCode: number | null }[];
-}
-
-/** A receiver answering each request with `status(n)` (n counts from 1) and the given headers. */
-async function answering(status: (n: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 })): Promise<Receiver> {
-  const hits: Hit[] = [];
-  const server: Server = createHttpServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const answer = status(hits.length + 1);
-      hits.push({ id: String(req.headers['webhook-id']), at: Date.now(), status: answer.status });
-      res.writeHead(answer.status, answer.headers).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** A receiver that accepts every connection, reads what it is sent, and never answers. */
@@ -154,13 +120,13 @@ describe.each(DATABASES)('webhook endpoint isolation on %s', (kind) => {
   it(`a receiver that never answers delays only itself: all ${EVENTS} healthy deliveries arrive while its attempts still hang`, { timeout: 180_000 }, async () => {
     const dead = await silent();
     cleanups.push(() => dead.close());
-    const healthy = await answering();
+    const healthy = await startReceiver();
     cleanups.push(() => healthy.close());
     const deadId = await endpoint(dead.url);
     await endpoint(healthy.url);
 
     await pageViews(EVENTS);
-    await waitFor(`all ${EVENTS} healthy deliveries`, () => new Set(healthy.hits.map((h) => h.id)).size >= EVENTS);
+    await waitFor(`all ${EVENTS} healthy deliveries`, () => new Set(healthy.hits.map((h) => h.headers['webhook-id'])).size >= EVENTS);
 
     expect(healthy.hits).toHaveLength(EVENTS);
     // Every attempt the silent receiver was sent is still waiting on it: none has ended, none
@@ -173,9 +139,9 @@ describe.each(DATABASES)('webhook endpoint isolation on %s', (kind) => {
   });
 
   it('a 429 with Retry-After slows that endpoint alone, and its deliveries all arrive after it', { timeout: 120_000 }, async () => {
-    const throttled = await answering((n) => (n === 1 ? { status: 429, headers: { 'retry-after': String(RETRY_AFTER_S) } } : { status: 200 }));
+    const throttled = await startReceiver((_hit, n) => (n === 1 ? { status: 429, headers: { 'retry-after': String(RETRY_AFTER_S) } } : { status: 200 }));
     cleanups.push(() => throttled.close());
-    const healthy = await answering();
+    const healthy = await startReceiver();
     cleanups.push(() => healthy.close());
     const throttledId = await endpoint(throttled.url);
     await endpoint(healthy.url);
@@ -191,7 +157,7 @@ describe.each(DATABASES)('webhook endpoint isolation on %s', (kind) => {
     // More events while the endpoint is throttled: the healthy endpoint gets them all meanwhile.
     await pageViews(10);
     await waitFor('the healthy deliveries', () => healthy.hits.length === 11);
-    await waitFor('the throttled deliveries', () => new Set(throttled.hits.map((h) => h.id)).size === 11);
+    await waitFor('the throttled deliveries', () => new Set(throttled.hits.map((h) => h.headers['webhook-id'])).size === 11);
     const resumed = throttled.hits[1]!.at;
     expect(healthy.hits.every((h) => h.at < resumed)).toBe(true);
 

@@ -10,6 +10,8 @@ export interface Hit {
   body: string;
   /** When the receiver saw it (ms since epoch). */
   at: number;
+  /** The status it was answered with (set once `respond` has run). */
+  status?: number;
 }
 
 /** What the receiver answers with, after `delayMs` if given. */
@@ -65,6 +67,7 @@ export async function startReceiver(respond: (hit: Hit, n: number) => Answer | n
       hits.push(hit);
       const reply = respond(hit, hits.length);
       const answer: Answer = typeof reply === 'number' ? { status: reply } : reply;
+      hit.status = answer.status;
       const send = () => {
         if (res.destroyed) return;
         res.writeHead(answer.status, answer.headers);

@@ -1,0 +1,43 @@
+// Vitest fixtures for tests over real HTTP: a test server, a client bound to it, and the demo
+// accounts signed in. One server per `serverTest` call, started before the file's tests and
+// stopped after its last: starting one per test would multiply the suite's time.
+import { test as base } from 'vitest';
+import { client } from './http.js';
+import { DATABASES, startTestServer, type DatabaseKind, type TestServerOptions } from './server.js';
+
+/**
+ * A `test` whose context has `server` (started with `options`), `api` (a client of it), and `ada`
+ * (ADMIN, PRO), `grace` (MEMBER, FREE), `alan` (MEMBER, ENTERPRISE): a bearer token of each demo
+ * account, signed in when first asked for and kept for the file. Call it at the top level of the
+ * test file (vitest allows file-scoped fixtures only there); each call is a server of its own.
+ * `test.beforeAll(async ({ api, ada }) => …)` seeds what the file's tests share.
+ */
+export function serverTest(options: TestServerOptions = {}) {
+  const test = base
+    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its destructured first argument
+    .extend('server', { scope: 'file' }, async ({}, { onCleanup }) => {
+      const server = await startTestServer(options);
+      onCleanup(() => server.stop());
+      return server;
+    })
+    .extend('api', { scope: 'file' }, ({ server }) => client(server.url))
+    .extend('ada', { scope: 'file' }, async ({ api }) => (await api.loginAs('ada')).token)
+    .extend('grace', { scope: 'file' }, async ({ api }) => (await api.loginAs('grace')).token)
+    .extend('alan', { scope: 'file' }, async ({ api }) => (await api.loginAs('alan')).token);
+  // Started in a hook, under the hook timeout: a server's start is set-up, not the first test's time.
+  test.beforeAll(({ server }) => {
+    void server;
+  });
+  return test;
+}
+
+export type ServerTest = ReturnType<typeof serverTest>;
+
+/**
+ * One `serverTest` per database, for `describe.each(DATABASES)`: `const tests = serverTestOn(...)`
+ * at the top level, then `const it = tests[kind]` in the describe. Both servers start before the
+ * file's tests.
+ */
+export function serverTestOn(options: Omit<TestServerOptions, 'kind'> = {}): Record<DatabaseKind, ServerTest> {
+  return Object.fromEntries(DATABASES.map((kind) => [kind, serverTest({ ...options, kind })])) as Record<DatabaseKind, ServerTest>;
+}
