@@ -13,7 +13,8 @@
 // and one more baseline run closes the last; a scenario's ratio is against the mean of the two
 // baseline runs around it, and a goal is judged on the median of its rounds, so that a shared
 // machine's drift during the run moves both sides of a ratio alike), BENCH_JSON (write the
-// results to this file), BENCH_PG_URL (admin URL of the PostgreSQL server), BENCH_DIAGNOSTICS
+// results to this file; `npm run bench -- --markdown` rewrites docs/benchmarks.md from them),
+// BENCH_PG_URL (admin URL of the PostgreSQL server), BENCH_DIAGNOSTICS
 // (1: also run the diagnostic scenarios, which isolate layers without the database; those that
 // are a target's floor, bare Yoga doing the same lookup, run in the rounds right after it and are
 // printed beside it), BENCH_PROFILE (a directory: write a CPU profile (BENCH_PROFILE_KIND=heap: a
@@ -49,6 +50,7 @@ import { createDatabase, serverVersion } from './lib/database.js';
 import { load, probe } from './lib/load.js';
 import { machineBusySeconds, readStats, Sampler } from './lib/proc.js';
 import { freePort, startNode, waitForHttp, type Child } from './lib/processes.js';
+import { benchmarksMarkdown } from './lib/markdown.js';
 import { fixed, mb, table } from './lib/report.js';
 import { BENCH_PRO_LIMIT, LIMITS_GROUP, runLimitsBench, type LimitsBenchResult } from './limits.js';
 import { scenarios, type BenchContext, type Scenario } from './scenarios.js';
@@ -358,6 +360,22 @@ function goalsOf(outcomes: Outcome[]): GoalVerdict[] {
   });
 }
 
+/** docs/benchmarks.md from this run: the baseline, each goal's rounds, the other groups' verdicts. */
+function markdownOf(outcomes: Outcome[], machine: string, sections: string[]): string {
+  const runsOf = (pick: (o: Outcome) => boolean) => {
+    const runs = outcomes.filter(pick);
+    return { reqPerSec: runs.map((o) => o.result.requests.average), cpuMicros: runs.map((o) => (o.cpuCores * 1e6) / o.result.requests.average) };
+  };
+  const base = outcomes.find((o) => o.scenario.isBaseline)?.scenario;
+  return benchmarksMarkdown({
+    at: new Date(),
+    machine,
+    baseline: { name: base?.name ?? 'baseline', ...runsOf((o) => o.scenario.isBaseline === true) },
+    goals: goalsOf(outcomes).map((goal) => ({ ...goal, ...runsOf((o) => o.scenario.name === goal.name && o.round !== undefined) })),
+    sections,
+  });
+}
+
 function targetOf(scenario: Scenario, service: Target, baseline: Target): Target {
   return scenario.target === 'baseline' ? baseline : service;
 }
@@ -560,6 +578,11 @@ async function main(): Promise<void> {
   if (webhooks) process.stdout.write(`\n${webhooks.text}\n`);
   if (analytics) process.stdout.write(`\n${analytics.text}\n`);
   if (footprint) process.stdout.write(`\n${footprint.text}\n`);
+  if (process.argv.includes('--markdown')) {
+    const page = markdownOf(outcomes, `${info}\n${loadAfter}`, [limits, subscriptions, webhooks, analytics, footprint].flatMap((g) => (g ? [g.text] : [])));
+    await writeFile(join(ROOT, 'docs', 'benchmarks.md'), page);
+    progress('wrote docs/benchmarks.md');
+  }
   if (process.env.BENCH_JSON) {
     const data = {
       at: new Date().toISOString(),

@@ -1,5 +1,5 @@
 // The client's event stream when its caller stops asking for events. `SUBSCRIPTION_BUFFER` bounds
-// what the server keeps for a subscriber that does not read (README, "Bounded subscribers"); the
+// what the server keeps for a subscriber that does not read (docs/events.md, "Bounded subscribers"); the
 // client must not undo it by reading the stream on regardless and queueing every event in the
 // caller's memory. Here the caller takes one event, then ~4 MB of events are committed while it
 // asks for nothing: the stream may read a little ahead, not the lot. When the caller asks again,

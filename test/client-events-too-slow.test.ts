@@ -1,7 +1,7 @@
 // The client's event stream when the server lets go of it for falling behind. A subscriber more
 // than SUBSCRIPTION_BUFFER events behind gets SUBSCRIBER_TOO_SLOW naming the last event it was
-// sent, "subscribe again with after: … to resume" (README, "Bounded subscribers"); the client's
-// README promises a stream that "reconnects by itself and resumes after the last event it handed
+// sent, "subscribe again with after: … to resume" (docs/events.md, "Bounded subscribers"); the client's
+// docs (docs/client.md) promise a stream that "reconnects by itself and resumes after the last event it handed
 // out". Here the network stalls for real: a fetch wrapper stops reading the SSE response (as a
 // slow link would, so TCP's window closes and the server's socket fills) while page views with
 // ~2 KB paths are committed (far more than the kernel's buffers hold); then the network recovers

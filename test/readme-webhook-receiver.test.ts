@@ -1,4 +1,4 @@
-// The README's webhook walkthrough, run for real so that it cannot rot: the example receiver
+// The webhook walkthrough of docs/webhooks.md, run for real so that it cannot rot: the example receiver
 // (examples/webhook-receiver.mjs) as a process of its own, an endpoint created through the admin
 // API pointing at it, test events sent by the service's delivery worker. The receiver must print
 // each event it verified, refuse a tampered body, a stale timestamp and a wrong secret, and keep
@@ -32,7 +32,7 @@ interface Delivery {
 
 const receivers = new Set<ChildProcess>();
 
-/** Runs the example receiver as the README does (`WEBHOOK_SECRET=… node examples/webhook-receiver.mjs`). */
+/** Runs the example receiver as docs/webhooks.md does (`WEBHOOK_SECRET=… node examples/webhook-receiver.mjs`). */
 async function startReceiver(secrets: string[], port: number): Promise<ReceiverProcess> {
   const proc = spawn(process.execPath, [RECEIVER_SCRIPT], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WEBHOOK_SECRET: secrets.join(','), RECEIVER_PORT: String(port) },
@@ -190,7 +190,7 @@ describe('the README webhook walkthrough with examples/webhook-receiver.mjs', ()
       await oldReceiver.stop();
     }
 
-    // Switched to the new secret (the README restarts the receiver with it).
+    // Switched to the new secret (the walkthrough restarts the receiver with it).
     const newReceiver = await startReceiver([rotated], port);
     try {
       const delivery = await sendTest(hook.id);

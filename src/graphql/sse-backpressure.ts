@@ -5,7 +5,7 @@
 // reading grows that array without bound, and our event stream never sees it fall behind.
 // Its `onNext` hook is awaited before each result is queued, so here it waits while the stream's
 // node response is full (`writableNeedDrain`): the results stay unpulled in the event stream,
-// where SUBSCRIPTION_BUFFER bounds them (measured: README, "Bounded subscribers").
+// where SUBSCRIPTION_BUFFER bounds them (docs/events.md, "Bounded subscribers").
 // Reservations (single-connection mode's PUT) are kept by graphql-sse until their stream connects
 // and closes, with no end of their own: each one that never connected held ~2.2 kB for the life of
 // the process, and graphql-sse takes operations for it before its GET ("flushed on connect"),

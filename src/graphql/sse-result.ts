@@ -5,7 +5,7 @@
 // result when the socket wants more and pushes it as one buffer. Yoga's processor goes through a
 // web ReadableStream (a controller, promise helpers and two encoded chunks concatenated per
 // result); at 10,000 subscribers that was most of the garbage the service made per event
-// (measured: README, "SSE fan-out").
+// (measured by bench/subscriptions.ts: docs/benchmarks.md).
 //
 // Results that many subscribers share (src/modules/events/shared-execution.ts) are serialised
 // once: the frame is remembered by the result object.
