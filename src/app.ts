@@ -8,7 +8,8 @@ import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config.js';
-import type { Caller, RequestContext } from './context.js';
+import type { RequestContext } from './context.js';
+import type { Caller } from './modules/auth/caller.js';
 import type { Database } from './db/client.js';
 import { unauthenticated } from './errors.js';
 import { maskGraphQLError } from './graphql/errors.js';
@@ -176,6 +177,7 @@ function requestContextFactory(services: Services, log: Logger) {
   return (credentials: RequestCredentials): RequestContext => {
     const { requestId, authorization, apiKey, request } = credentials;
     let caller: Promise<Caller | null> | undefined;
+    let viewer: Caller | null | undefined;
     let child: Logger | undefined;
     const ctx: RequestContext = {
       requestId,
@@ -183,7 +185,9 @@ function requestContextFactory(services: Services, log: Logger) {
       services,
       userAgent: request?.headers.get('user-agent') ?? undefined,
       log: () => (child ??= log.child({ reqId: requestId })),
-      caller: () => (caller ??= services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined)),
+      viewer: () => viewer,
+      caller: () =>
+        (caller ??= services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined).then((found) => (viewer = found))),
       requireCaller: async () => {
         const found = await ctx.caller();
         if (!found) throw unauthenticated();

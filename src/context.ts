@@ -1,33 +1,6 @@
 import type { Logger } from './logger.js';
+import type { Caller } from './modules/auth/caller.js';
 import type { Services } from './services.js';
-
-export type Role = 'ADMIN' | 'MEMBER';
-export type Tier = 'FREE' | 'PRO' | 'ENTERPRISE';
-
-/** Who is calling, resolved once per request from its credentials. */
-export interface Caller {
-  readonly userId: string;
-  readonly role: Role;
-  readonly tier: Tier;
-  /** The login session the access token belongs to. */
-  readonly sessionId: string;
-  /**
-   * When the access token the caller presented expires (ms since the epoch); absent for an API
-   * key, which does not expire. A stream opened with the token ends then (credential-watch.ts).
-   */
-  readonly expiresAt?: number;
-  /** The caller's account as read when the credentials were checked (same request). */
-  readonly user: CallerAccount;
-}
-
-export interface CallerAccount {
-  readonly id: string;
-  readonly name: string;
-  readonly email: string;
-  readonly role: Role;
-  readonly tier: Tier;
-  readonly createdAt: Date;
-}
 
 /** Everything a request carries, shared by the REST and GraphQL adapters. */
 export interface RequestContext {
@@ -41,6 +14,12 @@ export interface RequestContext {
   readonly services: Services;
   /** The authenticated caller, or null when the request has no valid credentials. */
   caller(): Promise<Caller | null>;
+  /**
+   * The caller once `caller()` has resolved, else undefined. A GraphQL resolver behind an auth
+   * scope (`t.withAuth`, src/graphql/builder.ts) always gets it: the scope resolved it. A method,
+   * not a property: the GraphQL layers copy the context object.
+   */
+  viewer(): Caller | null | undefined;
   /** The caller, or a 403 `Missing or invalid token`. */
   requireCaller(): Promise<Caller>;
 }

@@ -10,6 +10,7 @@ import type { EventBus } from './modules/events/bus.js';
 import type { OnCommitted } from './modules/events/outbox.js';
 import { createEventService } from './modules/events/service.js';
 import { createEventLogService } from './modules/events/list.js';
+import { createWrite, type Write } from './modules/events/write.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createIdempotencyStore } from './modules/idempotency/store.js';
 import { createLessonService } from './modules/lessons/service.js';
@@ -34,7 +35,11 @@ export interface ServiceDeps {
   onDeliveriesDue?: (endpointId: string) => void;
 }
 
-export function createServices(deps: ServiceDeps) {
+/** What every service is built from: the deps, and `write` (the one way to change data, events/write.ts). */
+export type ServiceContext = ServiceDeps & { write: Write };
+
+export function createServices(serviceDeps: ServiceDeps) {
+  const deps: ServiceContext = { ...serviceDeps, write: createWrite(serviceDeps) };
   // Watches the credentials of open subscriptions, so revoking one ends its streams (credential-watch.ts).
   const credentials = createCredentialWatch({ query: deps.query });
   return {

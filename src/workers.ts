@@ -10,14 +10,7 @@ import { createPageViewFold } from './modules/analytics/fold.js';
 import { createSessionHousekeeping } from './modules/auth/housekeeping.js';
 import { createRelay } from './modules/events/relay.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatch/loop.js';
-
-export interface Worker {
-  start(): void;
-  /** Finishes or releases what is in flight, then resolves. */
-  stop(): Promise<void>;
-  /** Something for it to do may have arrived: look now instead of at the next poll. */
-  wake?(): void;
-}
+import type { Worker } from './worker.js';
 
 export interface WorkerDeps {
   db: Database;

@@ -8,7 +8,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Caller } from '../src/context.js';
+import type { Caller } from '../src/modules/auth/caller.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { loadConfig } from '../src/config.js';
 import { createEventLogService } from '../src/modules/events/list.js';

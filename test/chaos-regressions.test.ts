@@ -19,7 +19,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Caller } from '../src/context.js';
+import type { Caller } from '../src/modules/auth/caller.js';
 import { createPgPool, openDatabase, type Db } from '../src/db/client.js';
 import { createCredentialWatch } from '../src/modules/auth/credential-watch.js';
 import { EVERYONE } from '../src/modules/events/audience.js';

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../src/context.js';
+import type { Caller } from '../src/modules/auth/caller.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { createEventBus } from '../src/modules/events/bus.js';
 import { createEventService } from '../src/modules/events/service.js';

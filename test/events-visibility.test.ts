@@ -12,7 +12,7 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../src/context.js';
+import type { Caller } from '../src/modules/auth/caller.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { newId } from '../src/ids.js';
 import { createEventBus } from '../src/modules/events/bus.js';

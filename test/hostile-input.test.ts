@@ -3,7 +3,7 @@
 // field before anything reads or writes it, and an id in a path that holds one is the route's 404
 // (each answered 500 before). Then one regression test per cause the generated hostile-input
 // suite (test/fuzz.test.ts) found, each fixed at its one place: the input rule
-// (src/http/validation.ts: control characters and lone surrogates beside NUL, a depth limit, in
+// (src/input.ts: control characters and lone surrogates beside NUL, a depth limit, in
 // linear time), the REST body parser (src/http/body.ts: bodies declared as something else than
 // JSON, duplicate keys, which graphql-ws messages are refused for too in src/graphql/ws.ts),
 // node's HTTP parser errors (src/http/client-error.ts), the GraphQL side of the rule (src/graphql/use-no-nul.ts: \b and \f escapes in literals) and the DateTime scalar
@@ -23,7 +23,7 @@ import { duplicateKey } from '../src/http/body.js';
 import { getIntrospectionQuery, Lexer, parse, Source, TokenKind } from 'graphql';
 import { parserCaches, persistedQueryStore } from '../src/graphql/document-caches.js';
 import { documentNesting, MAX_DOCUMENT_NESTING } from '../src/graphql/use-no-nul.js';
-import { inputProblem } from '../src/http/validation.js';
+import { inputProblem } from '../src/input.js';
 import { expectError } from './support/assert.js';
 import { client, type Client, type Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';

@@ -178,7 +178,7 @@ describe.each(DATABASES)('recover and rotate-secret on %s', (kind) => {
     expectError(await recover({ since: '9999-12-31' }), 400, 'since: must not be in the future', 'since');
     expectError(await recover({ since: '2026-01-01', status: 'FAILED' }), 400, 'status: unknown field', 'status');
     expectError(await recover({ since: '2026-01-01', 'a\u0000b': 1 }), 400, 'a\u0000b: must not contain NUL characters', 'a\u0000b');
-    // NUL anywhere in a body is refused by the one input rule (src/http/validation.ts) before the schema.
+    // NUL anywhere in a body is refused by the one input rule (src/input.ts) before the schema.
     for (const since of ['2026-01-01\u0000', '\u00002026-01-01']) {
       expectError(await recover({ since }), 400, 'since: must not contain NUL characters', 'since');
     }

@@ -6,15 +6,21 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import type { RequestContext } from '../context.js';
+import type { Caller } from '../modules/auth/caller.js';
 import { ClientInstant, isInstant } from '../dates.js';
-import { AppError, unauthenticated } from '../errors.js';
+import { AppError, forbidden, unauthenticated } from '../errors.js';
 
 /** The request's context, the same one its REST route would get (src/app.ts). */
 export type GraphQLContext = RequestContext;
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
-  AuthScopes: { authenticated: boolean };
+  AuthScopes: { authenticated: boolean; admin: boolean };
+  // What a resolver behind `t.withAuth({ authenticated: true })` or `({ admin: true })` may rely on.
+  AuthContexts: {
+    authenticated: Omit<GraphQLContext, 'viewer'> & { viewer(): Caller };
+    admin: Omit<GraphQLContext, 'viewer'> & { viewer(): Caller & { readonly role: 'ADMIN' } };
+  };
   DefaultFieldNullability: false;
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
@@ -43,9 +49,12 @@ export const builder = new SchemaBuilder<{
     nodeFieldOptions: { nullable: false },
   },
   scopeAuth: {
-    authScopes: async (ctx) => ({ authenticated: (await ctx.caller()) !== null }),
-    // The token check is the one failure an `authenticated` scope can have.
-    unauthorizedError: () => unauthenticated(),
+    authScopes: async (ctx) => {
+      const caller = await ctx.caller();
+      return { authenticated: caller !== null, admin: caller?.role === 'ADMIN' };
+    },
+    // No credentials: 403 `Missing or invalid token`; signed in but not an ADMIN: FORBIDDEN.
+    unauthorizedError: (_parent, ctx) => (ctx.viewer() ? forbidden() : unauthenticated()),
   },
 });
 

@@ -1,4 +1,4 @@
-// The one input rule (src/http/validation.ts) on the GraphQL side: a String argument or variable
+// The one input rule (src/input.ts) on the GraphQL side: a String argument or variable
 // holding U+0000 (which PostgreSQL text cannot store), another control character or a lone
 // surrogate, or a variable nested too deeply, ends the operation before any resolver runs, with a
 // BAD_USER_INPUT error naming it, as REST's 400 does. And a document nested deeper than any real
@@ -26,7 +26,7 @@ import {
   type GraphQLType,
 } from 'graphql';
 import { badInput } from '../errors.js';
-import { inputProblem, stringProblem } from '../http/validation.js';
+import { inputProblem, stringProblem } from '../input.js';
 import { MAX_DOCUMENT_TOKENS } from './document-caches.js';
 import { appGraphQLError } from './errors.js';
 

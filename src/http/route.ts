@@ -1,7 +1,8 @@
 // A REST route is data: its method, path, schemas and a handler. The router validates with the
 // schemas, and the OpenAPI document is generated from the same schemas.
 import type { z } from 'zod';
-import type { Caller, RequestContext, Role } from '../context.js';
+import type { RequestContext } from '../context.js';
+import type { Caller, Role } from '../modules/auth/caller.js';
 import type { Precondition } from '../errors.js';
 import type { Entity } from '../modules/response-cache/index.js';
 

@@ -8,7 +8,7 @@ import { fingerprintOf, parseIdempotencyKey, type StoredResponse } from '../modu
 import { readJsonBody } from './body.js';
 import { ifMatchHolds, ifNoneMatchHolds, strongEntityTag } from './headers.js';
 import { takesIdempotencyKey, type Method, type RouteDefinition, type RouteGuard, type RouteInput } from './route.js';
-import { assertCleanInput, parseWith } from './validation.js';
+import { assertCleanInput, parseWith } from '../input.js';
 
 interface CompiledPath {
   pattern: RegExp;

@@ -13,7 +13,7 @@
 // above the watermark, read in one snapshot: exact whether or not the fold has caught up.
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
-import type { Worker } from '../../workers.js';
+import type { Worker } from '../../worker.js';
 
 /** pg advisory lock key held by the fold's transaction ("lsfold"). */
 const FOLD_LOCK = 0x6c73666f6c64n;

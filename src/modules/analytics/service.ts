@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { compareInstants, firstMillisecond, isoInstant } from '../../dates.js';
 import { badInput } from '../../errors.js';
-import { parseWith } from '../../http/validation.js';
+import { parseWith } from '../../input.js';
 import { newEvent, type OnCommitted } from '../events/outbox.js';
 import { createTotals } from './totals.js';
 

@@ -4,12 +4,12 @@
 // or revokes another user's keys (they are answered 404, as unknown ones).
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../auth/caller.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';
 import { lockUser, type Db } from '../../db/client.js';
 import { AppError, assertPrecondition, notFound, type Precondition } from '../../errors.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
-import { parseWith } from '../../http/validation.js';
+import { parseWith } from '../../input.js';
 import { lookupId, newId } from '../../ids.js';
 
 export const API_KEY_PREFIX = 'lp_';

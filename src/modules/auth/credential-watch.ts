@@ -11,7 +11,7 @@
 // lived, days or weeks after the token stopped opening anything else, even past the session's own
 // expiry until the housekeeping deleted it. The client resumes with a fresh token and `after`.
 import type { Database } from '../../db/client.js';
-import type { Caller } from '../../context.js';
+import type { Caller } from './caller.js';
 
 /** How often open subscriptions' credentials are checked for revocation made elsewhere. */
 export const CHECK_INTERVAL_MS = 5_000;

@@ -24,7 +24,7 @@
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
-import type { Worker } from '../../workers.js';
+import type { Worker } from '../../worker.js';
 import { DELETE_EXPIRED_KEYS_SQL as DELETE_EXPIRED_IDEMPOTENCY_KEYS_SQL } from '../idempotency/store.js';
 
 export const SESSION_HOUSEKEEPING_EVERY_MS = 10 * 60_000;

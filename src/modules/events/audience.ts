@@ -5,7 +5,7 @@
 // the bus: the list filters in its query, a live stream per event in memory, with no read. It never
 // changes afterwards: an event about a draft stays ADMIN-only once the draft is published.
 // Webhook endpoints are an ADMIN's and receive every event they subscribe to.
-import type { Caller } from '../../context.js';
+import type { Caller } from '../auth/caller.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 
 export interface Audience {

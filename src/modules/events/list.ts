@@ -9,7 +9,7 @@
 // the positions to the first one that new; from there on the page is the same keyset read. A rare
 // `types` filter reads past the events of other types.
 import { z } from 'zod';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../auth/caller.js';
 import type { Db } from '../../db/client.js';
 import { INSTANT_PROBLEM, isInstant, lowerBound } from '../../dates.js';
 import { badInput } from '../../errors.js';

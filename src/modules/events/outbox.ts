@@ -45,14 +45,17 @@ export function newEvent<T extends EventType>(type: T, data: EventData<T>): Reco
  * Every other name's recording service must say who sees it, as it knows at the time of the change
  * (a lesson still a draft, an event about one learner), so a new event name cannot leak by default.
  */
-type AlwaysPublic = 'user.created' | 'user.updated' | 'lesson.published' | 'analytics.hit';
+export type AlwaysPublic = 'user.created' | 'user.updated' | 'lesson.published' | 'analytics.hit';
+
+/** Who sees an event: optional for the always-public names, required for every other. */
+export type AudienceArg<T extends EventType> = T extends AlwaysPublic ? [audience?: Audience] : [audience: Audience];
 
 /** Records an event in the change's transaction, with who may see it in the list and the subscription. */
 export async function recordEvent<T extends EventType>(
   tx: Prisma.TransactionClient,
   type: T,
   data: EventData<T>,
-  ...[audience = EVERYONE]: T extends AlwaysPublic ? [audience?: Audience] : [audience: Audience]
+  ...[audience = EVERYONE]: AudienceArg<T>
 ): Promise<RecordedEvent> {
   const { id, payload, createdAt } = newEvent(type, data);
   await tx.event.create({ data: { id, type, payload, createdAt, adminOnly: audience.adminOnly, ownerId: audience.ownerId } });

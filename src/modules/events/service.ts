@@ -1,6 +1,6 @@
 // The event stream behind Subscription.events: optional replay from a cursor, then live, in
 // commit order with no gap and no duplicate at the seam.
-import type { Caller } from '../../context.js';
+import type { Caller } from '../auth/caller.js';
 import type { Db } from '../../db/client.js';
 import { badInput, unauthenticated } from '../../errors.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { pageQueryFields } from '../../http/validation.js';
+import { pageQueryFields } from '../../http/page-query.js';
 import { createLessonInput, lessonPage, lessonView, toLessonView, updateLessonInput } from './service.js';
 
 const idQuery = z.object({ id: z.string().min(1, 'must not be empty') });

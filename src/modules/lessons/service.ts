@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../auth/caller.js';
 import type { Db } from '../../db/client.js';
 import { assertPrecondition, conflict, forbidden, notFound, type Precondition } from '../../errors.js';
 import { Prisma, type Lesson } from '../../generated/prisma/client.js';
 import { keysetBounds, keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
-import { parseWith } from '../../http/validation.js';
+import { parseWith } from '../../input.js';
 import { newId, lookupId } from '../../ids.js';
 import { ADMINS_ONLY, EVERYONE } from '../events/audience.js';
 import { recordEvent, type OnCommitted } from '../events/outbox.js';

@@ -6,7 +6,7 @@
 //   recordPageView, on top of the budget, declared once for REST and GraphQL.
 // Both count on one RateLimitStore (in-process, or Redis shared by every instance).
 import type { Config } from '../../config.js';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../auth/caller.js';
 import { rarely, type Logger } from '../../logger.js';
 import type { Decision, RateLimitStore } from './store.js';
 

@@ -41,11 +41,10 @@ export const CurrentUser = builder.objectRef<MeView>('CurrentUser').implement({
 });
 
 builder.queryFields((t) => ({
-  me: t.field({
+  me: t.withAuth({ authenticated: true }).field({
     type: CurrentUser,
-    authScopes: { authenticated: true },
     cache: 'never',
-    resolve: async (_, __, ctx) => ctx.services.users.me({ caller: await ctx.requireCaller() }),
+    resolve: (_, __, ctx) => ctx.services.users.me({ caller: ctx.viewer() }),
   }),
   user: t.field({
     type: PublicUser,
@@ -57,12 +56,11 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  updateMe: t.field({
+  updateMe: t.withAuth({ authenticated: true }).field({
     type: CurrentUser,
-    authScopes: { authenticated: true },
     cache: 'never',
     args: { name: t.arg.string({ required: true }) },
-    resolve: async (_, args, ctx) => ctx.services.users.updateMe({ caller: await ctx.requireCaller(), input: args }),
+    resolve: (_, args, ctx) => ctx.services.users.updateMe({ caller: ctx.viewer(), input: args }),
   }),
 }));
 

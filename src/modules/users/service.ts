@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../auth/caller.js';
 import type { Database, Db } from '../../db/client.js';
 import { assertPrecondition, notFound, type Precondition } from '../../errors.js';
 import { lookupId } from '../../ids.js';
 import type { User } from '../../generated/prisma/client.js';
-import { parseWith } from '../../http/validation.js';
-import { recordEvent, type OnCommitted } from '../events/outbox.js';
+import { parseWith } from '../../input.js';
+import type { Write } from '../events/write.js';
 
 export const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 export const updateMeInput = z.strictObject({ name: nameSchema });
@@ -40,7 +40,7 @@ export const toMe = (u: Pick<User, 'id' | 'name' | 'email' | 'role' | 'tier' | '
   tier: u.tier,
 });
 
-export function createUserService({ db, query, onCommitted }: { db: Db; query: Database['query']; onCommitted?: OnCommitted }) {
+export function createUserService({ db, query, write }: { db: Db; query: Database['query']; write: Write }) {
   return {
     /** The caller's account, as read with the credentials moments ago (no second query). */
     async me({ caller }: { caller: Caller }): Promise<MeView> {
@@ -50,7 +50,7 @@ export function createUserService({ db, query, onCommitted }: { db: Db; query: D
     /** `expected`: checked against the caller's view (as GET /me shows it) with their row locked. */
     async updateMe({ caller, input, expected }: { caller: Caller; input: unknown; expected?: Precondition<MeView> }): Promise<MeView> {
       const { name } = parseWith(updateMeInput, input, '');
-      const { user, event } = await db.$transaction(async (tx) => {
+      const user = await write(async (tx, record) => {
         if (expected) {
           const [current] = await tx.$queryRaw<User[]>`
             SELECT id, name, email, role, tier, "createdAt" FROM "User" WHERE id = ${caller.userId} FOR NO KEY UPDATE`;
@@ -58,9 +58,9 @@ export function createUserService({ db, query, onCommitted }: { db: Db; query: D
           assertPrecondition(expected, toMe({ ...current, createdAt: new Date(current.createdAt) }));
         }
         const updated = await tx.user.update({ where: { id: caller.userId }, data: { name } });
-        return { user: updated, event: await recordEvent(tx, 'user.updated', { userId: updated.id }) };
+        await record('user.updated', { userId: updated.id });
+        return updated;
       });
-      await onCommitted?.([event.payload]);
       return toMe(user);
     },
 

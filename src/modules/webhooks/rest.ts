@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { pageQueryFields } from '../../http/validation.js';
+import { pageQueryFields } from '../../http/page-query.js';
 import {
   createdWebhookView,
   createWebhookInput,

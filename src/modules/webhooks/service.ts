@@ -3,14 +3,14 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../auth/caller.js';
 import type { Db } from '../../db/client.js';
 import { firstMillisecond, isoInstant, lowerBound } from '../../dates.js';
 import { assertPrecondition, badInput, notFound, type Precondition } from '../../errors.js';
 import { lookupId } from '../../ids.js';
 import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
 import { keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
-import { parseWith } from '../../http/validation.js';
+import { parseWith } from '../../input.js';
 import { newId } from '../../ids.js';
 import { assertAdmin } from '../auth/roles.js';
 import { EVENT_TYPES } from '../events/outbox.js';

@@ -1,6 +1,7 @@
+// Input rules every transport applies the same way: a zod schema's first problem as a 400 naming
+// the field, and the characters and nesting no input may hold.
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../db/keyset.js';
-import { AppError } from '../errors.js';
+import { AppError, badInput } from './errors.js';
 
 /** What a value of each JSON type Zod expects is called in a message ("must be a string"). */
 const TYPE_NAMES: Record<string, string> = { string: 'a string', number: 'a number', boolean: 'true or false', object: 'a JSON object', array: 'an array' };
@@ -31,13 +32,6 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
   if (!result.success) throw validationError(result.error, where);
   return result.data;
 }
-
-/** The query fields of every paged REST list: `limit` and `cursor` (see src/db/keyset.ts). */
-export const pageQueryFields = {
-  limit: z.string().regex(/^\d+$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`).transform(Number).optional()
-    .describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
-  cursor: z.string().optional().describe('nextCursor of the previous page'),
-};
 
 /** Deeper than any input of this API (a GraphQL input object in a list is three levels). */
 export const MAX_INPUT_DEPTH = 32;
@@ -106,7 +100,5 @@ export function inputProblem(value: unknown): InputProblem | undefined {
  */
 export function assertCleanInput(value: unknown, where: string): void {
   const found = inputProblem(value);
-  if (found) throw badInputAt([where, ...found.path].filter(Boolean).join('.') || 'body', found.problem);
+  if (found) throw badInput([where, ...found.path].filter(Boolean).join('.') || 'body', found.problem);
 }
-
-const badInputAt = (field: string, problem: string) => new AppError('BAD_USER_INPUT', `${field}: ${problem}`, { details: { field } });
