@@ -1,5 +1,4 @@
 // The headers object a Response is made with, when it is built from other objects.
-import { createHash } from 'node:crypto';
 
 /**
  * A new headers object: the entries of each source in turn, later ones winning. Not an object
@@ -26,12 +25,6 @@ export function ifNoneMatchHolds(ifNoneMatch: string | null, etag: string): bool
   if (!ifNoneMatch) return false;
   return ifNoneMatch.trim() === '*' || listedTags(ifNoneMatch).includes(etag);
 }
-
-/**
- * The strong entity tag of a JSON body (RFC 9110 8.8.3): a digest of its exact bytes, so two
- * answers share a tag exactly when they are the same bytes, whoever made them.
- */
-export const strongEntityTag = (body: string): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 
 /**
  * If-Match holds for a resource whose current tag is `etag`: `*` (any current version), or a list

@@ -6,7 +6,8 @@ import { forbidden, methodNotAllowed } from '../errors.js';
 import type { CachedReads } from '../modules/response-cache/index.js';
 import { fingerprintOf, parseIdempotencyKey, type StoredResponse } from '../modules/idempotency/store.js';
 import { readJsonBody } from './body.js';
-import { ifMatchHolds, ifNoneMatchHolds, strongEntityTag } from './headers.js';
+import { strongEntityTag } from '../digest.js';
+import { ifMatchHolds, ifNoneMatchHolds, responseHeaders } from './headers.js';
 import { takesIdempotencyKey, type Method, type RouteDefinition, type RouteGuard, type RouteInput } from './route.js';
 import { assertCleanInput, parseWith } from '../input.js';
 
@@ -178,8 +179,8 @@ function answerOf(route: RouteDefinition, result: unknown): Answer {
 
 /** `Response` is the server's fetch API (Yoga's), whose string bodies are written without copying. */
 const responseOf = (Response: typeof globalThis.Response, answer: Answer, headOnly: boolean): Response =>
-  // A new headers object: the response's headers are written into it.
-  new Response(headOnly ? null : answer.body, { status: answer.status, headers: { ...answer.headers } });
+  // A new headers object (the response's headers are written into it), not a spread (headers.ts).
+  new Response(headOnly ? null : answer.body, { status: answer.status, headers: responseHeaders(answer.headers) });
 
 function compile(template: string): { pattern: RegExp; paramNames: string[] } {
   const paramNames: string[] = [];

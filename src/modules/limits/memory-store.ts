@@ -15,9 +15,7 @@ interface Entry {
 /**
  * Stamps that left the window are dropped from the front of the log in one go once they are at
  * least this many and half of it, not one by one: removing the first element of an array may move
- * every other. Measured with a request's garbage between hits, a key at 5,000 hits a second with a
- * 60 s window (300k stamps) cost 13.3-13.8 us a hit that way and 0.15-0.17 us now; at 8,000 a
- * second with a 1 s window, 0.33-0.39 us against 0.14-0.27 us.
+ * every other (docs/decisions.md, "Rate-limit log compaction").
  */
 const COMPACT_AT = 64;
 
@@ -39,7 +37,7 @@ export function createMemoryStore({ sweepIntervalMs = 60_000 }: { sweepIntervalM
   timer.unref();
 
   return {
-    hit(key: string, limit: number, windowMs: number, now = Date.now()): Decision | Promise<Decision> {
+    async hit(key: string, limit: number, windowMs: number, now = Date.now()): Promise<Decision> {
       const bad = rejectBadLimits(limit, windowMs);
       if (bad) return bad;
       let entry = entries.get(key);
@@ -81,7 +79,7 @@ export function createMemoryStore({ sweepIntervalMs = 60_000 }: { sweepIntervalM
         receipt: now,
       };
     },
-    refund(key: string, receipt: Receipt): void {
+    async refund(key: string, receipt: Receipt): Promise<void> {
       const entry = entries.get(key);
       if (!entry || typeof receipt !== 'number') return;
       // A refund follows its hit closely: its stamp is among the newest. One that left the window

@@ -32,18 +32,16 @@ export interface RateLimitStore {
   /**
    * Counts one request of `key` against `limit` per `windowMs`. `now` (ms) is the clock for the
    * in-process store (defaults to Date.now()); the Redis store ignores it and uses the Redis
-   * server's clock, so instances with skewed clocks agree. The in-process store answers at once
-   * (no promise: a request it counts waits no extra turn of the event loop); either store reports
-   * bad arguments or a failure as a rejected promise.
+   * server's clock, so instances with skewed clocks agree. Bad arguments or a failure reject.
    */
-  hit(key: string, limit: number, windowMs: number, now?: number): Decision | Promise<Decision>;
+  hit(key: string, limit: number, windowMs: number, now?: number): Promise<Decision>;
   /**
    * Gives back one allowed hit of `key` (its decision's receipt), for a request that was refused
    * after it was counted (a refused request does not consume budget): exactly that entry goes,
    * never another request's; a receipt the store no longer holds (its entry left the window)
-   * removes nothing. Synchronous for the in-process store; a failure rejects, as `hit` does.
+   * removes nothing. A failure rejects, as `hit` does.
    */
-  refund(key: string, receipt: Receipt): void | Promise<void>;
+  refund(key: string, receipt: Receipt): Promise<void>;
   close(): Promise<void>;
 }
 

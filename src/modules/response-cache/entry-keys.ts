@@ -1,6 +1,6 @@
 // Which entry a query reads: the key of its document, operation name and variables, found from a
 // plain GET or POST before Yoga parses it; and the entity tag of an entry's version.
-import { createHash } from 'node:crypto';
+import { digest } from '../../digest.js';
 import { duplicateKey } from '../../http/body.js';
 import type { NodeServerContext } from '../../http/plugins/server-context.js';
 import { repeatedParameter } from '../../http/plugins/use-input-encoding.js';
@@ -15,14 +15,14 @@ export function cacheKey(documentString: string, operationName: string | null | 
     // Nested too deeply to write (a RangeError): the input checks refuse such variables anyway.
     return undefined;
   }
-  return createHash('sha256').update(`${documentString}|${operationName ?? ''}|${json}`).digest('hex');
+  return digest(`${documentString}|${operationName ?? ''}|${json}`, undefined, 'hex');
 }
 
 /** The key of a read that has no entry (cacheKey had none): without a read number, nothing is stored under it (generationalCache). */
 export const NO_ENTRY = 'none';
 
 /** A short digest of a result's data: what makes two versions of one entry's tag differ. */
-const versionOf = (data: unknown) => createHash('sha256').update(JSON.stringify(data ?? null)).digest('base64url').slice(0, 16);
+const versionOf = (data: unknown) => digest(JSON.stringify(data ?? null), 16);
 
 /**
  * The entity tag of a cached result: its entry's key and its version, quoted (RFC 9110). Not the

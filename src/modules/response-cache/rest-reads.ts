@@ -1,8 +1,8 @@
 // REST's public reads through the response cache (routes that declare `cached`, src/http/route.ts):
 // the same entries' lifetime and invalidation as GraphQL's, answered with an ETag.
-import { createHash } from 'node:crypto';
 import type { Cache } from '@graphql-yoga/plugin-response-cache';
 import type { ExecutionResult } from 'graphql';
+import { digest, strongEntityTag } from '../../digest.js';
 import { readKey } from './generations.js';
 import { RESPONSE_CACHE_TTL_MS, type Entity } from './store.js';
 
@@ -23,11 +23,11 @@ export function cachedReads(cache: Cache) {
   const rendered = new WeakMap<object, CachedJson>();
   const render = (data: unknown): CachedJson => {
     const body = JSON.stringify(data);
-    return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+    return { body, etag: strongEntityTag(body) };
   };
   return {
     async read(key: string, load: () => Promise<{ data: unknown; entities: Entity[] }>): Promise<CachedJson> {
-      const read = readKey(createHash('sha256').update(key).digest('hex'));
+      const read = readKey(digest(key, undefined, 'hex'));
       const cached = await cache.get(read);
       if (cached) {
         let answer = rendered.get(cached);
