@@ -22,7 +22,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import pg from 'pg';
-import { openDatabase } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open-database.js';
 import { newId } from '../src/ids.js';
 import { foldPageViews } from '../src/modules/analytics/fold.js';
 import { RECORD_SQL } from '../src/modules/analytics/service.js';

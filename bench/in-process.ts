@@ -19,7 +19,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { loadConfig } from '../src/config.js';
-import { createPgPool } from '../src/db/client.js';
+import { createPgPool } from '../src/db/pg-pool.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { createLogger } from '../src/logger.js';
 import { buildService } from '../src/server.js';

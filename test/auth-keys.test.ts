@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { SignJWT, decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { keyId } from '../src/modules/auth/service.js';
+import { keyId } from '../src/modules/auth/tokens.js';
 import { expectError } from './support/assert.js';
 import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';

@@ -9,12 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Caller } from '../src/modules/auth/caller.js';
-import { openDatabase, type Database } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open-database.js';
 import { loadConfig } from '../src/config.js';
 import { createEventLogService } from '../src/modules/events/list.js';
 import { newestPosition } from '../src/modules/events/stored.js';
 import { createLessonService } from '../src/modules/lessons/service.js';
 import { CLAIM_SQL } from '../src/modules/webhooks/dispatch/claim.js';
+import { createWrite } from '../src/modules/events/write.js';
 import { createWebhookService } from '../src/modules/webhooks/service.js';
 import { createPgDatabase, DATABASES, type DatabaseKind } from './support/server.js';
 
@@ -108,7 +110,7 @@ describe.each(DATABASES)('big tables on %s', (kind) => {
   }
 
   it('a lesson page deep in the list reads the page, not the rows before its cursor', async () => {
-    const lessons = createLessonService({ db: db.prisma });
+    const lessons = createLessonService({ db: db.prisma, write: createWrite({ db: db.prisma }) });
     for (const caller of [admin, member]) {
       // The cursor of the row 90 % deep: what a client paging that far holds.
       const all = await db.query<{ id: string; createdAt: Date }>(
@@ -139,7 +141,7 @@ describe.each(DATABASES)('big tables on %s', (kind) => {
     );
     await db.query('ANALYZE "WebhookDelivery"', []);
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: tmpdir() });
-    const webhooks = createWebhookService({ db: db.prisma, config });
+    const webhooks = createWebhookService({ db: db.prisma, config, write: createWrite({ db: db.prisma }) });
     const deep = Math.floor(N * 0.9);
     // Newest first: the row `deep` from the top is number N - deep.
     const at = (n: number) => ({ id: `dlv_${String(n).padStart(26, '0')}`, createdAt: new Date(Date.parse('2026-01-01') + Math.floor(n / 2)) });
@@ -153,7 +155,7 @@ describe.each(DATABASES)('big tables on %s', (kind) => {
   });
 
   it("User.lessons' pages of many authors read each author's page, not all of each author's lessons", async () => {
-    const lessons = createLessonService({ db: db.prisma });
+    const lessons = createLessonService({ db: db.prisma, write: createWrite({ db: db.prisma }) });
     const authors = ['usr_' + '1'.padStart(26, '0'), 'usr_' + '2'.padStart(26, '0'), 'usr_' + '3'.padStart(26, '0')];
     const published = async (authorId: string) =>
       db.query<{ id: string; createdAt: Date }>(

@@ -5,11 +5,12 @@
 // asks for nothing: the stream may read a little ahead, not the lot. When the caller asks again,
 // it gets every committed event once, in commit order.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { LearningClient, type FetchLike, type LearningEvent } from '../src/client/index.js';
+import { serverTest } from './support/fixtures.js';
 import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { sleep, waitFor } from './support/wait.js';
 
 /** Page views recorded per GraphQL request (aliases, at most 50), each with a ~2 KB path. */
@@ -43,17 +44,15 @@ function countingFetch() {
   return { fetch: fetchFn, counter };
 }
 
+const it = serverTest({ env: NO_RATE_LIMITS });
+
 describe('events() when its caller stops asking', () => {
   let server: TestServer;
   let ada: LearningClient;
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    const { token } = await client(server.url).loginAs('ada');
+  it.beforeAll(({ server: started, ada: token }) => {
+    server = started;
     ada = new LearningClient({ baseUrl: server.url, token });
-  });
-  afterAll(async () => {
-    await server?.stop();
   });
 
   it('reads only a little ahead of the caller, then hands out every event once, in commit order', { timeout: 180_000 }, async () => {

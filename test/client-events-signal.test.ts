@@ -5,24 +5,22 @@
 // and Node warned "Possible EventTarget memory leak detected" from the eleventh on. The signal
 // still closes a stream that is open.
 import { getEventListeners } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { LearningClient, ValidationError } from '../src/client/index.js';
-import { client } from './support/http.js';
+import { serverTest } from './support/fixtures.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { waitFor } from './support/wait.js';
+
+const it = serverTest({ env: NO_RATE_LIMITS });
 
 describe("events() and the caller's signal", () => {
   let server: TestServer;
   let ada: LearningClient;
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    const { token } = await client(server.url).loginAs('ada');
+  it.beforeAll(({ server: started, ada: token }) => {
+    server = started;
     ada = new LearningClient({ baseUrl: server.url, token });
-  });
-  afterAll(async () => {
-    await server?.stop();
   });
 
   it('streams that are over leave no listener on a shared signal, and no leak warning; an open one is still closed by it', async () => {

@@ -8,11 +8,12 @@
 // and the server, reading the ring again, finds the subscriber too far behind. The stream must go on after the last event it handed out: every committed event once,
 // in commit order, and no error.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { LearningClient, type FetchLike, type LearningEvent } from '../src/client/index.js';
+import { serverTest } from './support/fixtures.js';
 import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { sleep, waitFor } from './support/wait.js';
 
 const BUFFER = 5;
@@ -54,17 +55,15 @@ function stallingNetwork() {
   };
 }
 
+const it = serverTest({ env: { ...NO_RATE_LIMITS, SUBSCRIPTION_BUFFER: String(BUFFER) } });
+
 describe('events() when the server ends a subscriber that fell behind (SUBSCRIBER_TOO_SLOW)', () => {
   let server: TestServer;
   let ada: LearningClient;
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, SUBSCRIPTION_BUFFER: String(BUFFER) } });
-    const { token } = await client(server.url).loginAs('ada');
+  it.beforeAll(({ server: started, ada: token }) => {
+    server = started;
     ada = new LearningClient({ baseUrl: server.url, token });
-  });
-  afterAll(async () => {
-    await server?.stop();
   });
 
   it('resumes after the last event it handed out: every event once, in commit order, and no error', { timeout: 240_000 }, async () => {

@@ -2,41 +2,31 @@
 // connections"): every resource read carries a strong ETag and answers If-None-Match with a 304
 // that costs no rate-limit budget; writes of those resources honour If-Match (412 when stale,
 // changing nothing and emitting nothing), checked race-free against what a GET shows now.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError } from './support/assert.js';
 import { settledEvents } from './support/events-settled.js';
-import { client, type Client, type Reply } from './support/http.js';
+import { serverTest } from './support/fixtures.js';
+import type { Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{22}"$/;
 
-describe('conditional requests on postgres', () => {
-  let server: TestServer;
-  let api: Client;
-  let ada: string;
-  let grace: string;
-  let countEvents: ReturnType<typeof settledEvents>;
+const remaining = (reply: Reply) => Number(reply.headers.get('x-ratelimit-remaining'));
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
-    api = client(server.url);
-    countEvents = settledEvents(api, () => ada);
-    ada = (await api.loginAs('ada')).token;
-    grace = (await api.loginAs('grace')).token;
-  });
-  afterAll(() => server?.stop());
-
-  const remaining = (reply: Reply) => Number(reply.headers.get('x-ratelimit-remaining'));
-  const tagOf = async (path: string, token: string) => {
+const it = serverTest({ kind: 'postgres', env: NO_RATE_LIMITS })
+  .extend('countEvents', { scope: 'file' }, ({ api, ada }) => settledEvents(api, () => ada))
+  /** The strong tag of what `token` reads at `path`. */
+  .extend('tagOf', { scope: 'file' }, ({ api }) => async (path: string, token: string) => {
     const reply = await api.get(path, { token });
     expect(reply.status, reply.text).toBe(200);
     return reply.headers.get('etag')!;
-  };
+  })
+  .extend('newLesson', { scope: 'file' }, ({ api, ada }) => async () =>
+    (await api.post('/api/v1/lessons', { title: 'Conditional', body: 'b' }, { token: ada })).body.id as string);
 
-  const newLesson = async () => (await api.post('/api/v1/lessons', { title: 'Conditional', body: 'b' }, { token: ada })).body.id as string;
+describe('conditional requests on postgres', () => {
 
-  it('tags every resource read and answers If-None-Match with a 304 that costs no budget', async () => {
+  it('tags every resource read and answers If-None-Match with a 304 that costs no budget', async ({ api, ada, newLesson }) => {
     const lesson = await newLesson();
     const hook = (await api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/h', events: ['lesson.updated'] }, { token: ada })).body.id as string;
     const apiKey = (await api.post('/api/v1/api-keys', { name: 'tagged' }, { token: ada })).body.id as string;
@@ -69,7 +59,7 @@ describe('conditional requests on postgres', () => {
     }
   });
 
-  it('a new version has a new tag: the old one gets the whole answer', async () => {
+  it('a new version has a new tag: the old one gets the whole answer', async ({ api, ada, tagOf, newLesson }) => {
     const id = await newLesson();
     const old = await tagOf(`/api/v1/lessons?id=${id}`, ada);
     const patched = await api.patch(`/api/v1/lessons?id=${id}`, { title: 'Changed' }, { token: ada });
@@ -80,7 +70,7 @@ describe('conditional requests on postgres', () => {
     expect(reply.body.title).toBe('Changed');
   });
 
-  it('keeps the public cached reads conditional, and their 304s free (REST and GraphQL)', async () => {
+  it('keeps the public cached reads conditional, and their 304s free (REST and GraphQL)', async ({ api, grace }) => {
     const me = (await api.get('/api/v1/user/me', { token: grace })).body as { id: string };
     const first = await api.get(`/api/users/${me.id}`);
     expect(first.headers.get('etag')).toBeTruthy();
@@ -97,7 +87,7 @@ describe('conditional requests on postgres', () => {
     expect(remaining(graphql304)).toBe(remaining(cached));
   });
 
-  it('refuses a lesson change with a stale If-Match (412): nothing changes, no event; a current one or * goes through', async () => {
+  it('refuses a lesson change with a stale If-Match (412): nothing changes, no event; a current one or * goes through', async ({ api, ada, tagOf, newLesson, countEvents }) => {
     const id = await newLesson();
     const path = `/api/v1/lessons?id=${id}`;
     const tag = await tagOf(path, ada);
@@ -120,7 +110,7 @@ describe('conditional requests on postgres', () => {
     expectError(await api.patch('/api/v1/lessons?id=les_00000000000000000000000000', { title: 'x' }, { token: ada, headers: { 'if-match': '*' } }), 404);
   });
 
-  it('checks If-Match race-free: of concurrent changes made against one version, exactly one wins', async () => {
+  it('checks If-Match race-free: of concurrent changes made against one version, exactly one wins', async ({ api, ada, tagOf, newLesson, countEvents }) => {
     const id = await newLesson();
     const tag = await tagOf(`/api/v1/lessons?id=${id}`, ada);
     const replies = await Promise.all(
@@ -132,7 +122,7 @@ describe('conditional requests on postgres', () => {
     expect(await countEvents('lesson.updated', 'lessonId', id)).toBe(1);
   });
 
-  it('honours If-Match on the current user', async () => {
+  it('honours If-Match on the current user', async ({ api, grace, tagOf, countEvents }) => {
     const me = (await api.get('/api/v1/user/me', { token: grace })).body as { id: string; name: string };
     const tag = await tagOf('/api/v1/user/me', grace);
     const events = await countEvents('user.updated', 'userId', me.id);
@@ -146,7 +136,7 @@ describe('conditional requests on postgres', () => {
     expectError(await api.patch('/api/v1/user/me', { name: 'Again' }, { token: grace, headers: { 'if-match': tag } }), 412);
   });
 
-  it('honours If-Match on webhooks, API keys and sessions', async () => {
+  it('honours If-Match on webhooks, API keys and sessions', async ({ api, ada, grace, tagOf }) => {
     const hook = (await api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/h', events: ['lesson.updated'] }, { token: ada })).body.id as string;
     const hookTag = await tagOf(`/api/v1/webhooks/${hook}`, ada);
     expectError(await api.patch(`/api/v1/webhooks/${hook}`, { description: 'x' }, { token: ada, headers: { 'if-match': '"stale"' } }), 412);

@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPluginOptions } from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
 import { expectError } from './support/assert.js';
-import { client, type Client } from './support/http.js';
+import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
 // ajv-formats is CommonJS: depending on the interop, the plugin is the default import or its `default`.
@@ -45,8 +45,10 @@ async function eventsAfter(api: Client, token: string, after?: string): Promise<
   }
 }
 
+// PGlite: the schemas do not depend on the database (the list is tested on both in events-list.test.ts).
+const it = serverTest({ kind: 'pglite', env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1h' } });
+
 describe('GET /api/v1/event-types', () => {
-  let server: TestServer;
   let api: Client;
   let ada: string;
   let types: EventType[];
@@ -65,11 +67,8 @@ describe('GET /api/v1/event-types', () => {
     expect(validate(payload), `${name} ${JSON.stringify(payload)}: ${JSON.stringify(validate.errors)}`).toBe(true);
   };
 
-  beforeAll(async () => {
-    // PGlite: the schemas do not depend on the database (the list is tested on both in events-list.test.ts).
-    server = await startTestServer({ kind: 'pglite', env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1h' } });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
+  it.beforeAll(async ({ api: itsClient, ada: token }) => {
+    [api, ada] = [itsClient, token];
     receiver = await startReceiver(() => 204);
     const reply = await api.get('/api/v1/event-types', { token: ada });
     expect(reply.status, reply.text).toBe(200);
@@ -79,7 +78,6 @@ describe('GET /api/v1/event-types', () => {
     for (const t of types) validators.set(t.name, ajv.compile(t.schema));
   });
   afterAll(async () => {
-    await server?.stop();
     await receiver?.close();
   });
 

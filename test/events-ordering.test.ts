@@ -3,15 +3,14 @@
 // of receipt (which arrived first), for every event of a burst, over WebSocket and a real receiver.
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
+const it = serverTest({ env: NO_RATE_LIMITS });
+
 describe('subscription before webhook', () => {
-  let server: TestServer;
-  let api: Client;
   let receiver: Receiver;
   /** The order in which each event id reached the subscriber ('sub') and the receiver ('hook'). */
   const arrivals: { id: string; via: 'sub' | 'hook' }[] = [];
@@ -22,15 +21,12 @@ describe('subscription before webhook', () => {
       if (typeof id === 'string') arrivals.push({ id, via: 'hook' });
       return 200;
     });
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    api = client(server.url);
   });
   afterAll(async () => {
-    await server?.stop();
     await receiver?.close();
   });
 
-  it('every event reaches the subscriber before (or as) its webhook reaches the receiver', { timeout: 60_000 }, async () => {
+  it('every event reaches the subscriber before (or as) its webhook reaches the receiver', { timeout: 60_000 }, async ({ server, api }) => {
     const { token } = await api.loginAs('ada');
     const created = await api.post('/api/v1/webhooks', { url: receiver.url, events: ['analytics.hit'] }, { token });
     expect(created.status, created.text).toBe(201);

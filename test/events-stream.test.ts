@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/modules/auth/caller.js';
-import { openDatabase, type Database } from '../src/db/client.js';
-import { createEventBus } from '../src/modules/events/bus.js';
+import type { Database } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open-database.js';
+import { createEventBus } from '../src/modules/events/bus/create-event-bus.js';
 import { createEventService } from '../src/modules/events/service.js';
 
 const caller: Caller = {

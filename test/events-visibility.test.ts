@@ -13,15 +13,18 @@ import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/modules/auth/caller.js';
-import { openDatabase, type Database } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open-database.js';
 import { newId } from '../src/ids.js';
-import { createEventBus } from '../src/modules/events/bus.js';
+import { createEventBus } from '../src/modules/events/bus/create-event-bus.js';
 import { createEventService, SubscriberTooSlow } from '../src/modules/events/service.js';
+import { serverTest, serverTestOn } from './support/fixtures.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import { instancesForSuite, sql, startTestServer, type TestServer } from './support/server.js';
+import { eventsSink, type Received } from './support/subscription-sink.js';
 import { sleep, waitFor } from './support/wait.js';
 
 const LESSON_EVENTS = ['lesson.updated', 'lesson.published'];
@@ -37,14 +40,7 @@ interface Ev {
   event: string;
   lessonId?: string | null;
 }
-interface GqlError {
-  message: string;
-  extensions?: { code?: string };
-}
-interface Sub {
-  events: Ev[];
-  errors: GqlError[];
-  ended: boolean;
+interface Sub extends Received<Ev> {
   close(): void;
 }
 
@@ -52,21 +48,7 @@ type Transport = 'sse' | 'ws';
 
 function subscribe(server: TestServer, transport: Transport, token: string, variables: { types?: string[]; after?: string } = {}): Sub {
   const sub: Sub = { events: [], errors: [], ended: false, close: () => {} };
-  const sink = {
-    next(value: unknown) {
-      const result = value as { data?: { events?: Ev } | null; errors?: GqlError[] };
-      if (result.errors) sub.errors.push(...result.errors);
-      if (result.data?.events) sub.events.push(result.data.events);
-    },
-    error(error: unknown) {
-      if (Array.isArray(error)) sub.errors.push(...(error as GqlError[]));
-      else sub.errors.push({ message: String(error) });
-      sub.ended = true;
-    },
-    complete() {
-      sub.ended = true;
-    },
-  };
+  const sink = eventsSink(sub);
   if (transport === 'sse') {
     const sse = createSseClient({ url: `${server.url}/graphql`, singleConnection: false, headers: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
     const unsubscribe = sse.subscribe({ query: SUBSCRIPTION, variables }, sink);
@@ -142,7 +124,11 @@ async function goLive(api: Client, subs: Sub[]): Promise<void> {
   }
 }
 
+const tests = serverTestOn({ env: NO_RATE_LIMITS });
+const onPostgres = serverTest({ kind: 'postgres', env: NO_RATE_LIMITS });
+
 describe.each(['pglite', 'postgres'] as const)('who sees which event, on %s', (kind) => {
+  const it = tests[kind];
   let server: TestServer;
   let api: Client;
   let ada: string;
@@ -153,11 +139,8 @@ describe.each(['pglite', 'postgres'] as const)('who sees which event, on %s', (k
   let before: string;
   const live: { who: 'ada' | 'grace'; transport: Transport; sub: Sub }[] = [];
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
-    grace = (await api.loginAs('grace')).token;
+  it.beforeAll(async ({ server: started, api: itsClient, ada: adaToken, grace: graceToken }) => {
+    [server, api, ada, grace] = [started, itsClient, adaToken, graceToken];
     rx = await startReceiver();
     const endpoint = await api.post('/api/v1/webhooks', { url: rx.url, events: LESSON_EVENTS }, { token: ada });
     expect(endpoint.status, endpoint.text).toBe(201);
@@ -168,10 +151,9 @@ describe.each(['pglite', 'postgres'] as const)('who sees which event, on %s', (k
     before = await pageViewEvent(api, grace);
     story = await tellStory(api, ada, grace);
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     for (const l of live) l.sub.close();
     await rx?.close();
-    await server?.stop();
   });
 
   it('GET /api/v1/events: grace gets the publication and the later edit, ada all three', async () => {
@@ -313,21 +295,14 @@ describe.each(['pglite', 'postgres'] as const)('who sees which event, on %s', (k
 });
 
 describe('through Redis, two instances: a subscriber on B hears only what it may see of a change made on A', () => {
-  let a: TestServer;
-  let b: TestServer;
+  const instances = instancesForSuite({ kind: 'postgres', env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } });
   const subs: Sub[] = [];
-  beforeAll(async () => {
-    const env = { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL };
-    a = await startTestServer({ kind: 'postgres', env });
-    b = await startTestServer({ kind: 'postgres', env, reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });
-  });
-  afterAll(async () => {
+  afterAll(() => {
     for (const s of subs) s.close();
-    await b?.stop();
-    await a?.stop();
   });
 
   it.each(['sse', 'ws'] as const)('over %s', async (transport) => {
+    const { a, b } = instances;
     const apiA = client(a.url);
     const ada = (await apiA.loginAs('ada')).token;
     const grace = (await apiA.loginAs('grace')).token;
@@ -344,16 +319,7 @@ describe('through Redis, two instances: a subscriber on B hears only what it may
 });
 
 describe('events recorded before audiences existed (the migration\'s backfill), on PostgreSQL', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
-  });
-  afterAll(() => server?.stop());
-
-  it('an edit made while its lesson was a draft becomes ADMIN-only; the publication and later edits stay public', async () => {
-    const api = client(server.url);
-    const ada = (await api.loginAs('ada')).token;
-    const grace = (await api.loginAs('grace')).token;
+  onPostgres('an edit made while its lesson was a draft becomes ADMIN-only; the publication and later edits stay public', async ({ server, api, ada, grace }) => {
     const story = await tellStory(api, ada, grace);
     // As a row written before the columns: everyone's.
     await sql(server, `UPDATE "Event" SET "adminOnly" = false, "ownerId" = NULL`);

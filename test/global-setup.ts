@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open-database.js';
 import { PG_ADMIN_URL } from './support/server.js';
 
 declare module 'vitest' {

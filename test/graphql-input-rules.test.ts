@@ -9,22 +9,22 @@
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
 import { expectError } from './support/assert.js';
-import { client, type Client, type Reply } from './support/http.js';
+import type { Client, Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 
+const it = serverTest({ kind: 'pglite', env: NO_RATE_LIMITS });
+
+// For the helpers below: the fixture's server, its client, and ada's token.
 let server: TestServer;
 let api: Client;
 let token: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ kind: 'pglite', env: NO_RATE_LIMITS });
-  api = client(server.url);
-  token = (await api.loginAs('ada')).token;
+it.beforeAll(({ server: started, api: itsClient, ada }) => {
+  [server, api, token] = [started, itsClient, ada];
 });
-afterAll(() => server?.stop());
 
 /** Ada's name: what the forms below try to change. */
 const myName = async () => (await api.get('/api/v1/user/me', { token })).body.name as string;

@@ -3,12 +3,13 @@
 // nothing; another request with the key is 422, one while the first runs 409; keys are per caller;
 // a failure frees its key; a response that showed a secret is never replayed; GraphQL mutations too.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError } from './support/assert.js';
 import { settledEvents } from './support/events-settled.js';
-import { client, type Client, type Reply } from './support/http.js';
+import { serverTest } from './support/fixtures.js';
+import type { Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import { sql } from './support/server.js';
 
 let counter = 0;
 /** A key no other test uses. */
@@ -23,32 +24,23 @@ function expectReplay(first: Reply, again: Reply): void {
   expect(first.headers.get('idempotent-replayed')).toBeNull();
 }
 
-describe('Idempotency-Key on postgres', () => {
-  let server: TestServer;
-  let api: Client;
-  let ada: string;
-  let grace: string;
-  let countEvents: ReturnType<typeof settledEvents>;
-
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
-    api = client(server.url);
-    countEvents = settledEvents(api, () => ada);
-    ada = (await api.loginAs('ada')).token;
-    grace = (await api.loginAs('grace')).token;
-  });
-  afterAll(() => server?.stop());
-
-  const lessonCount = async () => Number((await sql<{ n: string }>(server, 'SELECT count(*) AS n FROM "Lesson"'))[0]!.n);
+const it = serverTest({ kind: 'postgres', env: NO_RATE_LIMITS })
+  .extend('countEvents', { scope: 'file' }, ({ api, ada }) => settledEvents(api, () => ada))
+  .extend('lessonCount', { scope: 'file' }, ({ server }) => async () =>
+    Number((await sql<{ n: string }>(server, 'SELECT count(*) AS n FROM "Lesson"'))[0]!.n))
   /** The events of `type` naming the lesson, as GET /api/v1/events shows them to an ADMIN. */
-  const eventsOf = (type: string, lessonId: string) => countEvents(type, 'lessonId', lessonId);
-  const newLesson = async () => {
+  .extend('eventsOf', { scope: 'file' }, ({ countEvents }) => (type: string, lessonId: string) => countEvents(type, 'lessonId', lessonId))
+  .extend('eventsOfUser', { scope: 'file' }, ({ countEvents }) => (userId: string) => countEvents('user.updated', 'userId', userId))
+  .extend('newLesson', { scope: 'file' }, ({ api, ada }) => async () => {
     const reply = await api.post('/api/v1/lessons', { title: 'Draft', body: 'Text' }, { token: ada });
     expect(reply.status, reply.text).toBe(201);
     return reply.body.id as string;
-  };
+  });
+const onPglite = serverTest({ kind: 'pglite', env: NO_RATE_LIMITS });
 
-  it('replays a create byte for byte: one lesson, whatever the number of sends', async () => {
+describe('Idempotency-Key on postgres', () => {
+
+  it('replays a create byte for byte: one lesson, whatever the number of sends', async ({ api, ada, lessonCount }) => {
     const key = newKey();
     const before = await lessonCount();
     const first = await api.post('/api/v1/lessons', { title: 'Once', body: 'Only once' }, keyed(ada, key));
@@ -59,7 +51,7 @@ describe('Idempotency-Key on postgres', () => {
     expect(await lessonCount()).toBe(before + 1);
   });
 
-  it('replays a change without a second event', async () => {
+  it('replays a change without a second event', async ({ api, ada, eventsOf, newLesson }) => {
     const id = await newLesson();
     const key = newKey();
     const first = await api.patch(`/api/v1/lessons?id=${id}`, { title: 'Renamed' }, keyed(ada, key));
@@ -79,7 +71,7 @@ describe('Idempotency-Key on postgres', () => {
     expect(await eventsOf('lesson.published', id)).toBe(1);
   });
 
-  it('replays a 204 (DELETE) as a 204', async () => {
+  it('replays a 204 (DELETE) as a 204', async ({ api, grace }) => {
     const created = await api.post('/api/v1/api-keys', { name: 'to revoke' }, { token: grace });
     const key = newKey();
     const first = await api.delete(`/api/v1/api-keys/${created.body.id}`, keyed(grace, key));
@@ -92,7 +84,7 @@ describe('Idempotency-Key on postgres', () => {
     expectError(await api.delete(`/api/v1/api-keys/${created.body.id}`, { token: grace }), 404);
   });
 
-  it('refuses the key with another body, path or method (422), and changes nothing', async () => {
+  it('refuses the key with another body, path or method (422), and changes nothing', async ({ api, ada, lessonCount, eventsOf, newLesson }) => {
     const id = await newLesson();
     const key = newKey();
     expect((await api.patch(`/api/v1/lessons?id=${id}`, { title: 'First' }, keyed(ada, key))).status).toBe(200);
@@ -108,7 +100,7 @@ describe('Idempotency-Key on postgres', () => {
     expect(await eventsOf('lesson.updated', id)).toBe(1);
   });
 
-  it('answers 409 while the first request with the key is still running (a real concurrent duplicate)', async () => {
+  it('answers 409 while the first request with the key is still running (a real concurrent duplicate)', async ({ server, api, ada, eventsOf, newLesson }) => {
     const id = await newLesson();
     const key = newKey();
     // Hold the lesson's row: the first PATCH waits inside its transaction, its key claimed.
@@ -136,7 +128,7 @@ describe('Idempotency-Key on postgres', () => {
     }
   });
 
-  it('takes over a claim abandoned by a crashed process once its lease has passed, not before', async () => {
+  it('takes over a claim abandoned by a crashed process once its lease has passed, not before', async ({ server, api, grace }) => {
     const me = (await api.get('/api/v1/user/me', { token: grace })).body as { id: string };
     const body = JSON.stringify({ name: 'Grace Hopper' });
     const { createHash } = await import('node:crypto');
@@ -154,7 +146,7 @@ describe('Idempotency-Key on postgres', () => {
     expectReplay(taken, await api.patch('/api/v1/user/me', body, keyed(grace, abandoned)));
   });
 
-  it('never stores a response that showed a secret: the key again is 409', async () => {
+  it('never stores a response that showed a secret: the key again is 409', async ({ server, api, ada, grace }) => {
     const shownOnce = /showed a secret, which is shown only once/;
     const key = newKey();
     const created = await api.post('/api/v1/api-keys', { name: 'ci' }, keyed(grace, key));
@@ -174,7 +166,7 @@ describe('Idempotency-Key on postgres', () => {
     expect((await api.get('/api/v1/webhooks', { token: ada })).body.items.filter((w: { id: string }) => w.id === hook.body.id)).toHaveLength(1);
   });
 
-  it('refuses a malformed key with 400 naming the header, changing nothing', async () => {
+  it('refuses a malformed key with 400 naming the header, changing nothing', async ({ api, ada, lessonCount }) => {
     const before = await lessonCount();
     for (const bad of ['', 'x'.repeat(256), 'tab\there', 'caf\u00e9']) {
       const reply = await api.post('/api/v1/lessons', { title: 'Bad key', body: 'b' }, keyed(ada, bad));
@@ -187,7 +179,7 @@ describe('Idempotency-Key on postgres', () => {
     expect((await api.post('/api/v1/lessons', { title: 'Longest key', body: 'b' }, keyed(ada, longest))).headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('keeps keys per caller: another user runs with the same key; the same user by API key replays', async () => {
+  it('keeps keys per caller: another user runs with the same key; the same user by API key replays', async ({ api, ada, grace }) => {
     const key = newKey();
     const byAda = await api.patch('/api/v1/user/me', { name: 'Ada Lovelace' }, keyed(ada, key));
     const byGrace = await api.patch('/api/v1/user/me', { name: 'Ada Lovelace' }, keyed(grace, key));
@@ -200,7 +192,7 @@ describe('Idempotency-Key on postgres', () => {
     expectReplay(byAda, again);
   });
 
-  it('frees the key of a request that failed, for a retry', async () => {
+  it('frees the key of a request that failed, for a retry', async ({ api, ada, eventsOf, newLesson }) => {
     const key = newKey();
     expectError(await api.patch('/api/v1/lessons?id=les_00000000000000000000000000', { title: 'x' }, keyed(ada, key)), 404);
     expectError(await api.patch('/api/v1/lessons?id=les_00000000000000000000000000', { title: 'x' }, keyed(ada, key)), 404);
@@ -216,7 +208,7 @@ describe('Idempotency-Key on postgres', () => {
     expect(await eventsOf('lesson.updated', id)).toBe(1);
   });
 
-  it('forgets a key after 24 hours: the same request runs again', async () => {
+  it('forgets a key after 24 hours: the same request runs again', async ({ server, api, ada, eventsOf, newLesson }) => {
     const id = await newLesson();
     const key = newKey();
     const first = await api.patch(`/api/v1/lessons?id=${id}`, { summary: 'Day one' }, keyed(ada, key));
@@ -230,7 +222,7 @@ describe('Idempotency-Key on postgres', () => {
     expectReplay(later, await api.patch(`/api/v1/lessons?id=${id}`, { summary: 'Day one' }, keyed(ada, key)));
   });
 
-  it('is not offered on /api/auth/*: a login with a key signs in afresh each time', async () => {
+  it('is not offered on /api/auth/*: a login with a key signs in afresh each time', async ({ server, api }) => {
     const key = newKey();
     const body = { email: 'grace@example.com', password: 'hopper-1906' };
     const first = await api.post('/api/auth/login', body, { headers: { 'idempotency-key': key } });
@@ -244,9 +236,8 @@ describe('Idempotency-Key on postgres', () => {
 
   describe('GraphQL mutations', () => {
     const UPDATE_ME = 'mutation ($name: String!) { updateMe(name: $name) { id name } }';
-    const eventsOfUser = (userId: string) => countEvents('user.updated', 'userId', userId);
 
-    it('replays a mutation byte for byte, with one event', async () => {
+    it('replays a mutation byte for byte, with one event', async ({ api, grace, eventsOfUser }) => {
       const key = newKey();
       const me = (await api.get('/api/v1/user/me', { token: grace })).body as { id: string };
       const before = await eventsOfUser(me.id);
@@ -261,7 +252,7 @@ describe('Idempotency-Key on postgres', () => {
       expect(other.body.errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_REUSED');
     });
 
-    it('stores no result with errors, runs a query with a key, and refuses a bad key', async () => {
+    it('stores no result with errors, runs a query with a key, and refuses a bad key', async ({ api, ada, newLesson }) => {
       const id = await newLesson();
       expect((await api.post(`/api/v1/lessons/publish?id=${id}`, undefined, { token: ada })).status).toBe(200);
       const key = newKey();
@@ -279,7 +270,7 @@ describe('Idempotency-Key on postgres', () => {
       expect(bad.body.errors[0].message).toMatch(/^Idempotency-Key: /);
     });
 
-    it('never stores a secret a mutation showed', async () => {
+    it('never stores a secret a mutation showed', async ({ api, grace }) => {
       const key = newKey();
       const create = 'mutation { createApiKey(name: "gql") { key } }';
       const first = await api.graphql(create, undefined, keyed(grace, key));
@@ -293,15 +284,7 @@ describe('Idempotency-Key on postgres', () => {
 });
 
 describe('Idempotency-Key on pglite', () => {
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'pglite', env: NO_RATE_LIMITS });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
-
-  it('replays, refuses another request and keeps no secret, as on PostgreSQL', async () => {
+  onPglite('replays, refuses another request and keeps no secret, as on PostgreSQL', async ({ api }) => {
     const { token } = await api.loginAs('ada');
     const key = newKey();
     const first = await api.post('/api/v1/lessons', { title: 'Embedded', body: 'b' }, keyed(token, key));

@@ -1,7 +1,8 @@
 // Instances that start together on one PostgreSQL database all come up: they take turns
 // migrating, and each migration is applied exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open-database.js';
 import { loadMigrationList, migrationsPending } from '../src/db/schema-engine.js';
 import { createPgDatabase } from './support/server.js';
 

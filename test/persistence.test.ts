@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
+import { openDatabase } from '../src/db/open-database.js';
 import { client } from './support/http.js';
 import { createPgDatabase, DATABASES, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
 

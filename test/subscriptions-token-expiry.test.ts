@@ -11,11 +11,12 @@ import { randomBytes } from 'node:crypto';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { SignJWT, decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import WebSocket from 'ws';
-import { client, type Client } from './support/http.js';
+import { serverTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { sleep, waitFor } from './support/wait.js';
 
 const JWT_SECRET = `token-expiry-${randomBytes(24).toString('hex')}`;
@@ -23,13 +24,14 @@ const EVENTS = 'subscription { events(types: ["analytics.hit"]) { path } }';
 
 type Errors = readonly { message: string; extensions?: Record<string, unknown> }[];
 
+const it = serverTest({ kind: 'postgres', env: { ...NO_RATE_LIMITS, JWT_SECRET } });
+
+// For the helpers below: the fixture's server and its client.
 let server: TestServer;
 let api: Client;
-beforeAll(async () => {
-  server = await startTestServer({ kind: 'postgres', env: { ...NO_RATE_LIMITS, JWT_SECRET } });
-  api = client(server.url);
+it.beforeAll(({ server: started, api: itsClient }) => {
+  [server, api] = [started, itsClient];
 });
-afterAll(() => server?.stop());
 
 /** An access token of ada's session that expires in `seconds`, signed as the service signs them. */
 async function shortLivedToken(seconds: number): Promise<string> {

@@ -11,10 +11,12 @@ import { join } from 'node:path';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { sql, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTestOn, type ServerTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import { sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { eventsSink, type GqlError, type Received } from './support/subscription-sink.js';
 // An event as subscribers receive it: the client library's type, checked against the server's schema.
 import type { LearningEvent as Ev } from '../src/client/index.js';
 
@@ -27,19 +29,8 @@ const DEADLINE_MS = 15_000;
 const QUIET_MS = 600;
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-interface GqlError {
-  message: string;
-  extensions?: { code?: string };
-  /** When the WebSocket itself was closed: its close code. */
-  closeCode?: number;
-}
-
 /** One subscription as a client sees it. */
-interface Sub {
-  events: Ev[];
-  errors: GqlError[];
-  /** Set when the server ended the operation (complete or error). */
-  ended: boolean;
+interface Sub extends Received<Ev> {
   /** Waits until `test(events)` holds. */
   until(test: (events: Ev[]) => boolean, what: string): Promise<void>;
   /** Waits for the operation to end with errors and returns them. */
@@ -61,7 +52,7 @@ async function waitFor(test: () => boolean, what: string, describeState: () => s
   }
 }
 
-function makeSub(): { sub: Sub; sink: { next(v: unknown): void; error(e: unknown): void; complete(): void }; setClose(f: () => void): void } {
+function makeSub(): { sub: Sub; sink: ReturnType<typeof eventsSink>; setClose(f: () => void): void } {
   let closeFn = () => {};
   const sub: Sub = {
     events: [],
@@ -75,27 +66,7 @@ function makeSub(): { sub: Sub; sink: { next(v: unknown): void; error(e: unknown
     },
     close: () => closeFn(),
   };
-  const sink = {
-    next(value: unknown) {
-      const result = value as { data?: { events?: Ev } | null; errors?: GqlError[] };
-      if (result.errors) sub.errors.push(...result.errors);
-      if (result.data?.events) sub.events.push(result.data.events);
-    },
-    error(error: unknown) {
-      if (Array.isArray(error)) sub.errors.push(...(error as GqlError[]));
-      else if (error instanceof Error) sub.errors.push({ message: error.message });
-      else {
-        // graphql-ws hands over the CloseEvent of a socket the server closed.
-        const { reason, code } = error as { reason?: string; code?: number };
-        sub.errors.push({ message: String(reason ?? error), ...(typeof code === 'number' ? { closeCode: code } : {}) });
-      }
-      sub.ended = true;
-    },
-    complete() {
-      sub.ended = true;
-    },
-  };
-  return { sub, sink, setClose: (f) => (closeFn = f) };
+  return { sub, sink: eventsSink(sub), setClose: (f) => (closeFn = f) };
 }
 
 const sse: Transport = {
@@ -157,18 +128,17 @@ interface Harness {
   subs: Sub[];
 }
 
-function useServer(kind: DatabaseKind): Harness {
+const tests = serverTestOn({ env: NO_RATE_LIMITS });
+
+/** The fixture's server, client and tokens, for the helpers below; its subscriptions closed after the suite. */
+function useServer(it: ServerTest): Harness {
   const h = { subs: [] as Sub[] } as Harness;
-  beforeAll(async () => {
-    h.server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    h.api = client(h.server.url);
-    h.ada = (await h.api.loginAs('ada')).token;
-    h.adaId = (await h.api.get('/api/v1/user/me', { token: h.ada })).body.id as string;
-    h.grace = (await h.api.loginAs('grace')).token;
+  it.beforeAll(async ({ server, api, ada, grace }) => {
+    const adaId = (await api.get('/api/v1/user/me', { token: ada })).body.id as string;
+    Object.assign(h, { server, api, ada, adaId, grace });
   });
-  afterAll(async () => {
+  it.afterAll(() => {
     for (const s of h.subs) s.close();
-    await h.server?.stop();
   });
   return h;
 }
@@ -233,7 +203,8 @@ const asEvent = (id: string, p: Record<string, unknown>): Ev => ({
 const quiet = () => new Promise((resolve) => setTimeout(resolve, QUIET_MS));
 
 describe('Subscription.events on PostgreSQL', () => {
-  const h = useServer('postgres');
+  const it = tests.postgres;
+  const h = useServer(it);
 
   describe.each(TRANSPORTS)('over $name', (t) => {
     it('delivers the events the REST API causes, with the contract fields, in commit order, with the stored ids', async () => {
@@ -440,7 +411,8 @@ describe('Subscription.events on PostgreSQL', () => {
 });
 
 describe('Subscription.events on PGlite', () => {
-  const h = useServer('pglite');
+  const it = tests.pglite;
+  const h = useServer(it);
 
   it.each(TRANSPORTS)('over $name: REST events arrive in order, and `after` replays the same ids, then goes live', async (t) => {
     const sub = open(h, t, { token: h.grace });

@@ -1,7 +1,7 @@
 // The short-lived process that applies migrations (see migrateInChild): Prisma's schema engine is
 // a wasm module of about 40 MB that cannot be unloaded from a process once instantiated, so the
 // serving process never loads it. Reads its options from the environment, reports on stdout.
-import { openDatabase } from './client.js';
+import { openDatabase } from './open-database.js';
 
 const { LEARNSTREAM_MIGRATE_DATABASE_URL: databaseUrl, LEARNSTREAM_MIGRATE_DATA_DIR: dataDir } = process.env;
 let report: { applied: string[] } | { error: string };

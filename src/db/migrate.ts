@@ -1,6 +1,6 @@
 // `npm run db:migrate`: applies pending migrations to the configured database and exits.
 import { loadConfigOrExit } from '../config.js';
-import { openDatabase } from './client.js';
+import { openDatabase } from './open-database.js';
 
 const config = loadConfigOrExit();
 const db = await openDatabase(config);

@@ -1,6 +1,6 @@
 // `npm run db:seed`: migrates, then seeds the demo data if the database is empty.
 import { loadConfigOrExit } from '../config.js';
-import { openDatabase } from './client.js';
+import { openDatabase } from './open-database.js';
 import { seedIfEmpty } from './seed.js';
 
 const config = loadConfigOrExit();

@@ -3,7 +3,7 @@
 // detection move that first exchange back by more than the grace (on PostgreSQL test servers).
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import { REFRESH_REUSE_GRACE_MS } from '../../src/modules/auth/service.js';
+import { REFRESH_REUSE_GRACE_MS } from '../../src/modules/auth/sessions.js';
 import { sql, type TestServer } from './server.js';
 
 /** As if `refreshToken` (already exchanged) had been first exchanged longer ago than the grace. */

@@ -161,10 +161,6 @@ export async function sql<T extends pg.QueryResultRow>(server: TestServer, text:
 }
 
 /**
- * A server for the enclosing `describe` (or file): started before its tests, stopped after them.
- * Read `.server` and `.api` inside the tests.
- */
-/**
  * Two instances sharing one database (and what `options` gives both, e.g. REDIS_URL), started
  * before the suite's tests and stopped after them.
  */
@@ -181,6 +177,10 @@ export function instancesForSuite(options: TestServerOptions = {}): { a: TestSer
   return suite;
 }
 
+/**
+ * A server for the enclosing `describe` (or file): started before its tests, stopped after them.
+ * Read `.server` and `.api` inside the tests.
+ */
 export function serverForSuite(options: TestServerOptions = {}): { server: TestServer; api: Client } {
   const suite = {} as { server: TestServer; api: Client };
   beforeAll(async () => {

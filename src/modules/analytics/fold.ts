@@ -1,16 +1,6 @@
-// The fold: moves page views into PageViewBucket, the counts that make totals cheap.
-//
-// A view is recorded as one PageView row (in the transaction that emits its analytics.hit) and
-// touches no shared row, so recording never queues on a hot counter. Every instance runs this
-// worker; one at a time (advisory lock) it adds every view whose writing transaction has finished
-// to the buckets of its path (per day, month, year) and of all paths ('', per minute, hour, day,
-// month, year), and moves the watermark past them, all in one statement.
-//
-// "Has finished" is `txid < pg_snapshot_xmin(pg_current_snapshot())`, as the event relay uses: no
-// transaction that could still commit a view is older than that, so a view that commits late
-// (transactions commit out of id order) is never skipped. Below the watermark every view is in
-// the buckets and none above it is, so a total (totals.ts) is the buckets plus the views at or
-// above the watermark, read in one snapshot: exact whether or not the fold has caught up.
+// The fold: moves page views into PageViewBucket, the counts that make totals cheap (totals.ts).
+// Recording a view touches no shared row; one instance at a time (advisory lock) adds the finished
+// views to the buckets and moves the watermark past them, in one statement.
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import type { Worker } from '../../worker.js';
@@ -46,8 +36,7 @@ export const ALL_PATHS = '';
 /**
  * Where each scope's buckets start. All paths together: from the minute, so a total's raw edges
  * are at most two partial minutes of the whole site. One path: from the day, so the buckets stay
- * few (at a year of 10 M views on 400 paths, per-path minutes or hours would be about one bucket
- * per view, and folding them costs more than it saves); its edges are at most two partial days of
+ * far fewer than the views (see docs/decisions.md); its edges are at most two partial days of
  * that one path's views, read from the (path, at) index.
  */
 export const FINEST = { all: 0, path: 2 } as const;
@@ -86,7 +75,12 @@ WITH state AS (
 SELECT coalesce((SELECT sum(n) FROM a5), 0)::int8 AS folded`;
 
 /**
- * Folds every view whose transaction has finished into the buckets. Returns how many it folded,
+ * Folds every view whose transaction has finished into the buckets: its path's (per day, month,
+ * year) and all paths' (per minute, hour, day, month, year). "Finished" is `txid <
+ * pg_snapshot_xmin(pg_current_snapshot())`, as the event relay uses, so a view that commits late
+ * (transactions commit out of id order) is never skipped: below the watermark every view is in
+ * the buckets and none above it is, and a total is the buckets plus the views above it.
+ * Returns how many it folded,
  * or null when another instance is folding right now.
  */
 export async function foldPageViews(db: Db): Promise<number | null> {

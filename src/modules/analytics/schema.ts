@@ -1,4 +1,7 @@
+// Page views over GraphQL: the same service and input schemas as the REST routes.
 import { builder } from '../../graphql/builder.js';
+import { parseWith } from '../../input.js';
+import { recordViewInput, viewsQuery } from './inputs.js';
 
 builder.queryFields((t) => ({
   pageViews: t.int({
@@ -7,7 +10,7 @@ builder.queryFields((t) => ({
     args: { path: t.arg.string(), from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }) },
     // The bounds as the client wrote them (the DateTime scalar keeps the text), read as REST reads them.
     resolve: (_, args, ctx) =>
-      ctx.services.analytics.total({ path: args.path ?? undefined, from: args.from?.text, to: args.to?.text }),
+      ctx.services.analytics.total(parseWith(viewsQuery, { path: args.path ?? undefined, from: args.from?.text, to: args.to?.text }, '')),
   }),
 }));
 
@@ -16,7 +19,7 @@ builder.mutationFields((t) => ({
     description: 'Records one page view; emits analytics.hit. Always true.',
     args: { path: t.arg.string({ required: true }) },
     resolve: async (_, args, ctx) => {
-      await ctx.services.analytics.record(args);
+      await ctx.services.analytics.record(parseWith(recordViewInput, args, ''));
       return true;
     },
   }),

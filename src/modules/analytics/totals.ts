@@ -1,13 +1,6 @@
-// Exact page-view totals whose cost does not grow with history.
-//
-// A window [from, to) is cut into: at most two partial buckets of the finest grain at its edges
-// (a minute for the whole site, a day for one path: see FINEST), counted from the PageView rows
-// through the (at) or (path, at) index; and an aligned interior, covered by a few runs of whole
-// buckets, finest grain at the ends and coarser inwards (at most 59 + 23 + 30 + 11 buckets a
-// side, then whole years). The buckets hold the folded views (txid
-// below the watermark); the interior's views not folded yet are counted from the rows through
-// the txid index. All of it is one statement, so one snapshot: a fold that commits meanwhile is
-// either wholly seen or not at all, and nothing is counted twice or missed.
+// Exact page-view totals whose cost does not grow with history: a few runs of whole buckets
+// (fold.ts), the partial buckets at the window's edges and the views not folded yet counted from
+// the rows, all in one statement.
 import type { Database } from '../../db/client.js';
 import { ALL_PATHS, FINEST, GRAINS } from './fold.js';
 
@@ -35,6 +28,14 @@ function ceilTo(grain: Grain, t: number): number {
   return grain.unit === 'month' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : Date.UTC(d.getUTCFullYear() + 1, 0, 1);
 }
 
+/*
+ * A window [from, to) is cut into at most two partial buckets of the finest grain at its edges (a
+ * minute for the whole site, a day for one path: FINEST), counted from the PageView rows through
+ * the (at) or (path, at) index, and an aligned interior covered by runs of whole buckets, finest
+ * at the ends and coarser inwards. The buckets hold the views below the fold's watermark; the
+ * interior's views not folded yet are counted from the rows through the txid index. One
+ * statement is one snapshot: a fold committing meanwhile is wholly seen or not at all.
+ */
 export interface WindowPlan {
   /** Runs of whole buckets: [grain, first start, end) with end exclusive. */
   buckets: [number, number, number][];

@@ -1,6 +1,8 @@
+// The API keys module's REST routes: the current user's keys under /api/v1/api-keys.
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { apiKeyList, apiKeyView, createApiKeyInput, createdApiKeyView, MAX_LIVE_API_KEYS } from './service.js';
+import { apiKeyList, apiKeyView, createApiKeyInput, createdApiKeyView } from './schemas.js';
+import { MAX_LIVE_API_KEYS } from './service.js';
 
 const idParams = z.object({ id: z.string().min(1, 'must not be empty').describe('An API key id (`key_…`)') });
 const common = { tag: 'api-keys', auth: true } as const;

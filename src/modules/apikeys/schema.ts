@@ -1,7 +1,9 @@
 // API keys over GraphQL: the same service as the REST routes. Every field needs a valid token
 // (or key); a caller only ever sees and revokes its own keys.
 import { builder } from '../../graphql/builder.js';
-import { MAX_LIVE_API_KEYS, type ApiKeyView, type CreatedApiKeyView } from './service.js';
+import { parseWith } from '../../input.js';
+import { createApiKeyInput, type ApiKeyView, type CreatedApiKeyView } from './schemas.js';
+import { MAX_LIVE_API_KEYS } from './service.js';
 
 export const ApiKey = builder.objectRef<ApiKeyView>('ApiKey').implement({
   description: 'An API key of the current user, without the key itself.',
@@ -25,32 +27,29 @@ export const CreatedApiKey = builder.objectRef<CreatedApiKeyView>('CreatedApiKey
 });
 
 builder.queryFields((t) => ({
-  apiKeys: t.field({
+  apiKeys: t.withAuth({ authenticated: true }).field({
     type: [ApiKey],
-    authScopes: { authenticated: true },
     cache: 'never',
     description: "The current user's API keys that are not revoked, newest first.",
-    resolve: async (_, __, ctx) => (await ctx.services.apiKeys.list({ caller: await ctx.requireCaller() })).items,
+    resolve: async (_, __, ctx) => (await ctx.services.apiKeys.list({ caller: ctx.viewer() })).items,
   }),
 }));
 
 builder.mutationFields((t) => ({
-  createApiKey: t.field({
+  createApiKey: t.withAuth({ authenticated: true }).field({
     type: CreatedApiKey,
-    authScopes: { authenticated: true },
     cache: 'never',
     description:
       `Create an API key (name: 1-100 characters). The response holds the key, shown only here. CONFLICT when you already have ${MAX_LIVE_API_KEYS} live keys: revoke one first.`,
     args: { name: t.arg.string({ required: true }) },
-    resolve: async (_, { name }, ctx) => ctx.services.apiKeys.create({ caller: await ctx.requireCaller(), input: { name } }),
+    resolve: (_, args, ctx) => ctx.services.apiKeys.create({ caller: ctx.viewer(), input: parseWith(createApiKeyInput, args, '') }),
   }),
-  revokeApiKey: t.boolean({
-    authScopes: { authenticated: true },
+  revokeApiKey: t.withAuth({ authenticated: true }).boolean({
     cache: 'never',
     description: 'Revoke one of your API keys: it stops working at once. true when revoked; NOT_FOUND when unknown.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => {
-      await ctx.services.apiKeys.revoke({ caller: await ctx.requireCaller(), id });
+      await ctx.services.apiKeys.revoke({ caller: ctx.viewer(), id });
       return true;
     },
   }),

@@ -1,51 +1,22 @@
-// API keys for the client library: `lp_` + 32 random bytes (base64url), shown once at creation
-// and stored only as their SHA-256. A key acts as its owner wherever a token is accepted (the
-// lookup is in auth/service.ts). Every key belongs to one user: nobody, not even an ADMIN, sees
+// API keys for the client library (keys.ts says what a key is; auth/authenticate.ts accepts them
+// wherever a token is accepted). Every key belongs to one user: nobody, not even an ADMIN, sees
 // or revokes another user's keys (they are answered 404, as unknown ones).
-import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
 import type { CredentialWatch } from '../auth/credential-watch.js';
-import { lockUser, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
+import { lockUser } from '../../db/lock-user.js';
 import { AppError, assertPrecondition, notFound, type Precondition } from '../../errors.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
-import { parseWith } from '../../input.js';
 import { lookupId, newId } from '../../ids.js';
-
-export const API_KEY_PREFIX = 'lp_';
-/** How many characters after `lp_` are kept for display. */
-export const DISPLAY_PREFIX_LENGTH = 8;
+import type { Write } from '../events/write.js';
+import { displayPrefix, hashApiKey, newApiKey } from './keys.js';
+import type { ApiKeyView, CreateApiKeyInput, CreatedApiKeyView } from './schemas.js';
 
 /**
- * How many keys a user may have live (not revoked) at once. Without a bound, anyone with an account
- * could add keys at their request budget for good, and the list that shows them all is unpaged.
+ * How many keys a user may have live (not revoked) at once. It bounds what an account can add at
+ * its request budget, and the list that shows them all is unpaged.
  */
 export const MAX_LIVE_API_KEYS = 100;
-
-/** SHA-256 hex: what is stored and looked up. */
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
-const newKey = () => `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-
-export const createApiKeyInput = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('What the key is for (1-100 characters)'),
-});
-
-export const apiKeyView = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string().describe('The first 8 characters after `lp_`, to tell keys apart'),
-  createdAt: z.iso.datetime().describe('ISO 8601 UTC'),
-  lastUsedAt: z.iso.datetime().nullable().describe('ISO 8601 UTC, updated at most once a minute; null when never used'),
-});
-export type ApiKeyView = z.infer<typeof apiKeyView>;
-export const apiKeyList = z.object({ items: z.array(apiKeyView) });
-export const createdApiKeyView = z.object({
-  id: z.string(),
-  name: z.string(),
-  key: z.string().describe('`lp_…`: the key itself, shown only in this response'),
-  createdAt: z.iso.datetime().describe('ISO 8601 UTC'),
-});
-export type CreatedApiKeyView = z.infer<typeof createdApiKeyView>;
 
 const toApiKeyView = (k: ApiKey): ApiKeyView => ({
   id: k.id,
@@ -55,17 +26,23 @@ const toApiKeyView = (k: ApiKey): ApiKeyView => ({
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
 });
 
-export function createApiKeyService({ db, credentials }: { db: Db; credentials?: Pick<CredentialWatch, 'checkNow'> }) {
+interface Deps {
+  db: Db;
+  write: Write;
+  /** Told when a key is revoked here, so the streams it opened end at once. */
+  credentials?: Pick<CredentialWatch, 'checkNow'>;
+}
+
+export function createApiKeyService({ db, write, credentials }: Deps) {
   return {
     /**
      * A new key of the caller's; the response is the only place the key appears. 409 when the
      * caller already has MAX_LIVE_API_KEYS live ones: their user row is locked while counting, so
      * concurrent creations cannot all pass the count.
      */
-    async create({ caller, input }: { caller: Caller; input: unknown }): Promise<CreatedApiKeyView> {
-      const { name } = parseWith(createApiKeyInput, input, '');
-      const key = newKey();
-      const row = await db.$transaction(async (tx) => {
+    async create({ caller, input: { name } }: { caller: Caller; input: CreateApiKeyInput }): Promise<CreatedApiKeyView> {
+      const key = newApiKey();
+      const row = await write(async (tx) => {
         await lockUser(tx, caller.userId);
         const live = await tx.apiKey.count({ where: { userId: caller.userId, revokedAt: null } });
         if (live >= MAX_LIVE_API_KEYS) {
@@ -74,13 +51,7 @@ export function createApiKeyService({ db, credentials }: { db: Db; credentials?:
           });
         }
         return tx.apiKey.create({
-          data: {
-            id: newId('key'),
-            userId: caller.userId,
-            name,
-            keyHash: hashApiKey(key),
-            prefix: key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + DISPLAY_PREFIX_LENGTH),
-          },
+          data: { id: newId('key'), userId: caller.userId, name, keyHash: hashApiKey(key), prefix: displayPrefix(key) },
         });
       });
       return { id: row.id, name: row.name, key, createdAt: row.createdAt.toISOString() };
@@ -102,25 +73,27 @@ export function createApiKeyService({ db, credentials }: { db: Db; credentials?:
       return toApiKeyView(row);
     },
 
-    /** Revokes one of the caller's keys: it stops working at once. `expected`: checked against its view with its row locked. */
-    async revoke({ caller, id, expected }: { caller: Caller; id: string; expected?: Precondition<ApiKeyView> }): Promise<void> {
+    /**
+     * Revokes one of the caller's keys: it, and the streams it opened, stop working at once.
+     * `expected`: checked against its view with its row locked.
+     */
+    async revoke({ caller, id, expected }: { caller: Caller; id: string; expected?: Precondition<ApiKeyView> | undefined }): Promise<void> {
       if (expected) {
-        await db.$transaction(async (tx) => {
+        await write(async (tx) => {
           const [locked] = await tx.$queryRaw<{ id: string }[]>`
             SELECT id FROM "ApiKey" WHERE id = ${lookupId('API key', id)} AND "userId" = ${caller.userId} AND "revokedAt" IS NULL FOR UPDATE`;
           if (!locked) throw notFound(`API key ${id}`);
           assertPrecondition(expected, toApiKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id } })));
           await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
         });
-        credentials?.checkNow();
-        return;
+      } else {
+        const revoked = await db.apiKey.updateMany({
+          where: { id: lookupId('API key', id), userId: caller.userId, revokedAt: null },
+          data: { revokedAt: new Date() },
+        });
+        if (revoked.count === 0) throw notFound(`API key ${id}`);
       }
-      const revoked = await db.apiKey.updateMany({
-        where: { id: lookupId('API key', id), userId: caller.userId, revokedAt: null },
-        data: { revokedAt: new Date() },
-      });
-      if (revoked.count === 0) throw notFound(`API key ${id}`);
-      credentials?.checkNow(); // the streams it opened end at once
+      credentials?.checkNow();
     },
   };
 }

@@ -1,15 +1,9 @@
-// Long-lived uses of a credential: a subscription checks its caller's session (or API key) when
-// it starts, like any request, and then may stream for hours. Revoking the session or the key
-// must stop its access at once, streams included (CONTRACT.md: "stop working at once"). Every
-// instance watches the credentials of its open subscriptions: one query for all of them every
-// CHECK_INTERVAL_MS while any is open (none while none is), and at once when this instance
-// revokes something, so a revocation ends the streams on the instance that made it immediately
-// and on every other instance within the interval.
-//
-// A stream opened with an access token also ends once that token expires (checked on the same
-// interval), as every other use of the token does: it used to stream on for as long as its session
-// lived, days or weeks after the token stopped opening anything else, even past the session's own
-// expiry until the housekeeping deleted it. The client resumes with a fresh token and `after`.
+// Long-lived uses of a credential: a subscription checks its caller's session (or API key) when it
+// starts and may then stream for hours, yet revoking the credential must stop it at once. Each
+// instance checks the credentials of its open streams every CHECK_INTERVAL_MS (one query, none
+// while no stream is open), and at once when it revokes one itself; a stream opened with an access
+// token also ends when the token expires, as every other use of it does (the client resumes with
+// a fresh token and `after`).
 import type { Database } from '../../db/client.js';
 import type { Caller } from './caller.js';
 
@@ -28,9 +22,8 @@ export interface CredentialWatch {
 }
 
 /**
- * The watched credentials still live. Any other is over: revoked, or its row deleted (its user
- * deleted, which deletes their sessions and keys). Asking for the revoked ones missed the
- * deleted, whose streams went on for good.
+ * The watched credentials still live. Any other is over: revoked, or its row deleted (with its
+ * user), which is why the query asks for the live ones rather than the revoked ones.
  */
 const LIVE_SQL = `
 SELECT id FROM "Session" WHERE id = ANY($1::text[]) AND "revokedAt" IS NULL

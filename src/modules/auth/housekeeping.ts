@@ -1,26 +1,19 @@
-// The sign-in records' housekeeping, run by every instance as it starts and then every
-// SESSION_HOUSEKEEPING_EVERY_MS (several instances at once only wait on each other's row locks).
+// Deletes the sign-in records no request can use any more, on every instance as it starts and then
+// every SESSION_HOUSEKEEPING_EVERY_MS (instances running at once only wait on each other's row
+// locks). Nothing else deletes them, and every refresh, login and new key adds a row. Deleting
+// changes no answer:
 //
-// Every refresh adds a refresh token row, every login a session and every new API key a key, and
-// nothing else deletes them: an account refreshing in a loop, at its address's request budget,
-// would add 144,000 rows a day for good. This deletes what no request can use any more:
+// - Refresh tokens past their expiry: presenting one is `Invalid refresh token` and logout ends
+//   nothing with one, whether its row is there or not. A live session keeps its used tokens until
+//   they expire, which reuse detection needs.
+// - Sessions that ended (revoked or expired) more than ACCESS_TOKEN_TTL ago, with their refresh
+//   tokens (ON DELETE CASCADE): none of their access tokens can be used by then, and the streams
+//   of a revoked one ended within seconds of its revocation (credential-watch.ts).
+// - API keys revoked more than a day ago: refused and never listed, row or not.
+// - Idempotency keys older than their 24 hours (src/modules/idempotency/store.ts): an expired key
+//   is a new key, row or not.
 //
-// - Refresh tokens past their expiry. Presenting one is `Invalid refresh token` whether its row is
-//   there or not (refresh checks the expiry before reuse), and logout ends nothing with one
-//   (service.ts), so deleting it changes no answer. A live session keeps its used tokens until
-//   they expire, which is what reuse detection needs.
-// - Sessions that ended (revoked, or expired) more than ACCESS_TOKEN_TTL ago, with their refresh
-//   tokens (ON DELETE CASCADE). By then none of their access tokens can be used either way: a
-//   revoked session's are refused at once, and an expired one's last access token has expired
-//   too. The streams a revoked session opened ended within seconds of its revocation
-//   (credential-watch.ts), long before this.
-// - API keys revoked more than a day ago. A revoked key is refused, and never listed, whether its
-//   row is there or not; its streams ended within seconds of the revocation.
-// - Idempotency keys older than their 24 hours (src/modules/idempotency/store.ts). An expired key
-//   is a new key whether its row is there or not.
-//
-// In chunks, so a first pass over a large backlog does not hold one long transaction; what a pass
-// leaves waits for the next one.
+// In chunks, so a large backlog is not one long transaction; what a pass leaves waits for the next.
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Logger } from '../../logger.js';

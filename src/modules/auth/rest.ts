@@ -1,7 +1,7 @@
-import { defineRoute } from '../../http/route.js';
+// The auth module's REST routes: sign-in and token exchange under /api/auth, sessions under /api/v1.
 import { z } from 'zod';
-import { sessionList, sessionView } from './service.js';
-import { loginInput, refreshInput, registerInput, registerResult, tokenPair } from './schemas.js';
+import { defineRoute } from '../../http/route.js';
+import { loginInput, refreshInput, registerInput, registerResult, sessionList, sessionView, tokenPair } from './schemas.js';
 
 const sessionParams = z.object({ id: z.string().min(1, 'must not be empty').describe('A session id (`ses_…`)') });
 
@@ -43,7 +43,7 @@ export const authRoutes = [
     summary: "The current user's live sessions (logins), newest first; `current` marks the one of the token used",
     success: { status: 200, description: '`{items}`', schema: sessionList },
     errors: [403],
-    handler: async ({ ctx, caller }) => ctx.services.auth.listSessions(caller),
+    handler: async ({ ctx, caller }) => ctx.services.auth.listSessions({ caller }),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/sessions/{id}', operationId: 'getSession', tag: 'auth', auth: true,
@@ -51,7 +51,7 @@ export const authRoutes = [
     params: sessionParams,
     success: { status: 200, description: 'The session', schema: sessionView },
     errors: [403, 404],
-    handler: async ({ params, ctx, caller }) => ctx.services.auth.getSessionOf(caller, params.id),
+    handler: async ({ params, ctx, caller }) => ctx.services.auth.getSession({ caller, id: params.id }),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/v1/sessions/{id}', operationId: 'revokeSession', tag: 'auth', auth: true,
@@ -60,6 +60,6 @@ export const authRoutes = [
     ifMatch: true,
     success: { status: 204, description: 'Ended' },
     errors: [403, 404],
-    handler: async ({ params, ctx, caller, precondition }) => ctx.services.auth.revokeSessionOf(caller, params.id, precondition),
+    handler: async ({ params, ctx, caller, precondition }) => ctx.services.auth.revokeSession({ caller, id: params.id, expected: precondition }),
   }),
 ];

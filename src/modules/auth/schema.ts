@@ -1,9 +1,9 @@
+// The auth module over GraphQL: sign-in and token exchange mutations, and the caller's sessions.
 import { builder } from '../../graphql/builder.js';
+import { parseWith } from '../../input.js';
 import { CurrentUser } from '../users/schema.js';
-import type { MeView } from '../users/service.js';
-import type { TokenPair } from './schemas.js';
-import type { SessionView } from './service.js';
-
+import type { MeView } from '../users/views.js';
+import { loginInput, refreshInput, registerInput, type SessionView, type TokenPair } from './schemas.js';
 
 export const AuthPayload = builder.objectRef<TokenPair>('AuthPayload').implement({
   description: 'A token pair. `expiresIn` is the lifetime of `token` in seconds.',
@@ -29,7 +29,7 @@ builder.mutationFields((t) => ({
   login: t.field({
     type: AuthPayload,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) => ctx.services.auth.login(args, { userAgent: ctx.userAgent }),
+    resolve: (_, args, ctx) => ctx.services.auth.login(parseWith(loginInput, args, ''), { userAgent: ctx.userAgent }),
   }),
   register: t.field({
     type: RegisterPayload,
@@ -38,18 +38,18 @@ builder.mutationFields((t) => ({
       password: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),
     },
-    resolve: (_, args, ctx) => ctx.services.auth.register(args, { userAgent: ctx.userAgent }),
+    resolve: (_, args, ctx) => ctx.services.auth.register(parseWith(registerInput, args, ''), { userAgent: ctx.userAgent }),
   }),
   refreshToken: t.field({
     type: AuthPayload,
     args: { refreshToken: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) => ctx.services.auth.refresh(args),
+    resolve: (_, args, ctx) => ctx.services.auth.refresh(parseWith(refreshInput, args, '')),
   }),
   logout: t.boolean({
     description: 'Ends the session of the refresh token. Always true.',
     args: { refreshToken: t.arg.string({ required: true }) },
     resolve: async (_, args, ctx) => {
-      await ctx.services.auth.logout(args);
+      await ctx.services.auth.logout(parseWith(refreshInput, args, ''));
       return true;
     },
   }),
@@ -67,23 +67,21 @@ export const Session = builder.objectRef<SessionView>('Session').implement({
 });
 
 builder.queryFields((t) => ({
-  sessions: t.field({
+  sessions: t.withAuth({ authenticated: true }).field({
     type: [Session],
-    authScopes: { authenticated: true },
     cache: 'never',
     description: "The current user's live sessions, newest first.",
-    resolve: async (_, __, ctx) => (await ctx.services.auth.listSessions(await ctx.requireCaller())).items,
+    resolve: async (_, __, ctx) => (await ctx.services.auth.listSessions({ caller: ctx.viewer() })).items,
   }),
 }));
 
 builder.mutationFields((t) => ({
-  revokeSession: t.boolean({
-    authScopes: { authenticated: true },
+  revokeSession: t.withAuth({ authenticated: true }).boolean({
     cache: 'never',
     description: "End one of your sessions: its access and refresh tokens stop working at once. NOT_FOUND for someone else's or an unknown one.",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => {
-      await ctx.services.auth.revokeSessionOf(await ctx.requireCaller(), id);
+      await ctx.services.auth.revokeSession({ caller: ctx.viewer(), id });
       return true;
     },
   }),

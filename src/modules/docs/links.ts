@@ -1,7 +1,6 @@
-// Where each documentation page lives. The service has no /docs/* pages: each entry points into
-// a page it does serve, the landing page (`/`) or the API reference (`/reference`, whose anchors
-// Redoc makes from the OpenAPI document's tags and sections). test/pages-browser.test.ts opens
-// every url of GET /api/content/docs and checks that its anchor exists in the rendered page.
+// Where each documentation page lives: an anchor of a page the service serves, the landing page
+// (`/`) or the API reference (`/reference`, whose anchors Redoc makes from the OpenAPI tags).
+// test/pages-browser.test.ts checks that every listed url's anchor exists in its rendered page.
 
 /** The demo documentation pages, by slug: their title and where they live. The seed writes these. */
 export const DOC_PAGES = [
@@ -15,10 +14,9 @@ export const DOC_PAGES = [
 const urlBySlug = new Map<string, string>(DOC_PAGES.map((d) => [d.slug, d.url]));
 
 /**
- * The url to publish for a stored docs row. Databases seeded before the pages existed hold
- * `/docs/<slug>`, which never was a page: those are answered with where the page lives now.
- * Resolved on read rather than rewritten in place, so existing databases (and production, which
- * is never seeded) need no migration and no write at start-up. Any other url is published as stored.
+ * The url to publish for a stored docs row. A stored `/docs/<slug>` is no page: it is answered with
+ * where the page lives. Resolved on read rather than rewritten in place, so that existing
+ * databases need no migration and no write at start-up. Any other url is published as stored.
  */
 export function publishedDocUrl(slug: string, url: string): string {
   return url === `/docs/${slug}` ? (urlBySlug.get(slug) ?? url) : url;

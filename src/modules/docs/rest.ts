@@ -1,6 +1,7 @@
+// The documentation pages' REST route: public, no input.
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { docView, toDocView } from './service.js';
+import { docView, toDocView } from './views.js';
 
 export const docsRoutes = [
   defineRoute({

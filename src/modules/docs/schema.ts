@@ -1,3 +1,4 @@
+// The documentation pages' GraphQL type and the public `docs` query.
 import { builder } from '../../graphql/builder.js';
 import type { DocPage } from '../../generated/prisma/client.js';
 

@@ -1,7 +1,9 @@
+// The lessons' REST routes: parsed by the router with the module's input schemas, then the service.
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import { pageQueryFields } from '../../http/page-query.js';
-import { createLessonInput, lessonPage, lessonView, toLessonView, updateLessonInput } from './service.js';
+import { checkedPage, createLessonInput, updateLessonInput } from './inputs.js';
+import { lessonPage, lessonView, toLessonView } from './views.js';
 
 const idQuery = z.object({ id: z.string().min(1, 'must not be empty') });
 const listQuery = z.object({
@@ -19,12 +21,9 @@ export const lessonRoutes = [
     errors: [400, 403, 404],
     handler: async ({ query, ctx, caller }) => {
       if (query.id !== undefined) return toLessonView(await ctx.services.lessons.get({ caller, id: query.id }));
-      const page = await ctx.services.lessons.list({
-        caller, limit: query.limit, cursor: query.cursor,
-        // Name the fields as the router's own validation does (`query.limit: ...`).
-        fieldNames: { limit: 'query.limit', cursor: 'query.cursor' },
-      });
-      return { items: page.items.map(toLessonView), nextCursor: page.nextCursor };
+      const page = checkedPage({ limit: query.limit, cursor: query.cursor, fieldNames: { limit: 'query.limit', cursor: 'query.cursor' } });
+      const { items, nextCursor } = await ctx.services.lessons.list({ caller, ...page });
+      return { items: items.map(toLessonView), nextCursor };
     },
   }),
   defineRoute({

@@ -1,9 +1,12 @@
+// The lessons' GraphQL types, queries and mutations; arguments are parsed with the module's input schemas.
 import { dataloaderGetter } from '@pothos/plugin-dataloader';
 import { builder, type GraphQLContext } from '../../graphql/builder.js';
-import { definedInput, forwardConnection, pageCost, type PageRequest } from '../../graphql/connection.js';
+import { definedInput, forwardConnection, pageCost } from '../../graphql/connection.js';
 import type { Lesson as LessonRow } from '../../generated/prisma/client.js';
+import { parseWith } from '../../input.js';
 import { loadPublicUsers, PublicUser } from '../users/schema.js';
 import { encodeCursor } from '../../db/keyset.js';
+import { checkedPage, createLessonInput, updateLessonInput, type PageInput } from './inputs.js';
 
 const LessonStatus = builder.enumType('LessonStatus', { values: ['DRAFT', 'PUBLISHED'] as const });
 
@@ -30,7 +33,7 @@ const UserLessonsConnection = builder.connectionObject(
   { name: 'UserLessonsConnectionEdge' },
 );
 
-type AuthorPageKey = PageRequest & { authorId: string };
+type AuthorPageKey = PageInput & { authorId: string };
 type AuthorPage = { items: LessonRow[]; hasMore: boolean };
 
 /**
@@ -53,17 +56,12 @@ async function loadAuthorPages(keys: AuthorPageKey[], ctx: GraphQLContext): Prom
     if (group) group.push(key);
     else requests.set(request, [key]);
   }
-  const pages = new Map<AuthorPageKey, AuthorPage | Error>();
+  const pages = new Map<AuthorPageKey, AuthorPage>();
   await Promise.all(
     [...requests.values()].map(async (group) => {
-      const { limit, cursor, fieldNames } = group[0]!;
-      const authorIds = group.map((key) => key.authorId);
-      // A bad page request fails the users that asked for it, not the other requests of the batch.
-      const byAuthor = await ctx.services.lessons.publishedByAuthors({ authorIds, limit, cursor, fieldNames }).catch((error: unknown) => {
-        if (error instanceof Error) return error;
-        throw error;
-      });
-      for (const key of group) pages.set(key, byAuthor instanceof Error ? byAuthor : byAuthor.get(key.authorId)!);
+      const { limit, cursor } = group[0]!;
+      const byAuthor = await ctx.services.lessons.publishedByAuthors({ authorIds: group.map((key) => key.authorId), limit, cursor });
+      for (const key of group) pages.set(key, byAuthor.get(key.authorId)!);
     }),
   );
   return keys.map((key) => pages.get(key)!);
@@ -78,7 +76,8 @@ builder.objectField(PublicUser, 'lessons', (t) =>
     args: { first: t.arg.int(), after: t.arg.string() },
     complexity: pageCost(),
     resolve: (user, args, ctx) =>
-      forwardConnection(args, (request) => authorPages(ctx).load({ ...request, authorId: user.id }), encodeCursor),
+      // The page is checked here, so that a bad one fails this field, not the loader's whole batch.
+      forwardConnection(args, (request) => authorPages(ctx).load({ ...checkedPage(request), authorId: user.id }), encodeCursor),
   }),
 );
 
@@ -94,57 +93,46 @@ const UpdateLessonInput = builder.inputType('UpdateLessonInput', {
 });
 
 builder.queryFields((t) => ({
-  lesson: t.field({
+  lesson: t.withAuth({ authenticated: true }).field({
     type: Lesson,
     nullable: true,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'A lesson; drafts only for ADMIN. null with a NOT_FOUND error when unknown.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => ctx.services.lessons.get({ caller: await ctx.requireCaller(), id }),
+    resolve: (_, { id }, ctx) => ctx.services.lessons.get({ caller: ctx.viewer(), id }),
   }),
-  lessons: t.connection({
+  lessons: t.withAuth({ authenticated: true }).connection({
     type: Lesson,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'Lessons, newest first (drafts only for ADMIN). Forward pagination: first (1-100, default 20) and after.',
     complexity: pageCost(),
-    resolve: async (_, args, ctx) => {
-      const caller = await ctx.requireCaller();
-      return forwardConnection(
-        args,
-        (request) => ctx.services.lessons.list({ caller, ...request }),
-        encodeCursor,
-      );
-    },
+    resolve: (_, args, ctx) =>
+      forwardConnection(args, (request) => ctx.services.lessons.list({ caller: ctx.viewer(), ...checkedPage(request) }), encodeCursor),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  createLesson: t.field({
+  createLesson: t.withAuth({ admin: true }).field({
     type: Lesson,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: create a draft.',
     args: { input: t.arg({ type: CreateLessonInput, required: true }) },
-    resolve: async (_, { input }, ctx) =>
-      ctx.services.lessons.create({ caller: await ctx.requireCaller(), input: definedInput(input, ['summary']) }),
+    resolve: (_, { input }, ctx) =>
+      ctx.services.lessons.create({ caller: ctx.viewer(), input: parseWith(createLessonInput, definedInput(input, ['summary']), '') }),
   }),
-  updateLesson: t.field({
+  updateLesson: t.withAuth({ admin: true }).field({
     type: Lesson,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: change a lesson; emits lesson.updated.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateLessonInput, required: true }) },
-    resolve: async (_, { id, input }, ctx) =>
-      ctx.services.lessons.update({ caller: await ctx.requireCaller(), id, input: definedInput(input, ['summary']) }),
+    resolve: (_, { id, input }, ctx) =>
+      ctx.services.lessons.update({ caller: ctx.viewer(), id, input: parseWith(updateLessonInput, definedInput(input, ['summary']), '') }),
   }),
-  publishLesson: t.field({
+  publishLesson: t.withAuth({ admin: true }).field({
     type: Lesson,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: publish a draft; emits lesson.published. Publishing twice is a CONFLICT.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => ctx.services.lessons.publish({ caller: await ctx.requireCaller(), id }),
+    resolve: (_, { id }, ctx) => ctx.services.lessons.publish({ caller: ctx.viewer(), id }),
   }),
 }));

@@ -1,83 +1,50 @@
-import { z } from 'zod';
+// Lessons: drafts that ADMINs write and publish, read by everyone signed in once published.
 import type { Caller } from '../auth/caller.js';
+import { assertAdmin } from '../auth/roles.js';
 import type { Db } from '../../db/client.js';
-import { assertPrecondition, conflict, forbidden, notFound, type Precondition } from '../../errors.js';
+import { assertPrecondition, conflict, notFound, type Precondition } from '../../errors.js';
 import { Prisma, type Lesson } from '../../generated/prisma/client.js';
-import { keysetBounds, keysetPage, keysetQuery, type PageOptions } from '../../db/keyset.js';
-import { parseWith } from '../../input.js';
+import { keysetBounds, keysetPage, keysetQuery } from '../../db/keyset.js';
 import { newId, lookupId } from '../../ids.js';
 import { ADMINS_ONLY, EVERYONE } from '../events/audience.js';
-import { recordEvent, type OnCommitted } from '../events/outbox.js';
+import type { Write } from '../events/write.js';
+import type { CreateLessonInput, PageInput, UpdateLessonInput } from './inputs.js';
+import { toLessonView, type LessonView } from './views.js';
 
-
-const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-// Only spaces is no summary, as null is: stored as "", it made two ways to say "none".
-const summary = z.string().trim().max(1000, 'must be at most 1000 characters').transform((s) => s || null).nullable();
-const body = z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters');
-
-export const createLessonInput = z.strictObject({ title, summary: summary.optional(), body });
-export const updateLessonInput = z
-  .strictObject({ title: title.optional(), summary: summary.optional(), body: body.optional() })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'give at least one of title, summary, body' });
-
-export const lessonView = z.object({
-  id: z.string(),
-  title: z.string(),
-  summary: z.string().nullable(),
-  body: z.string(),
-  status: z.enum(['DRAFT', 'PUBLISHED']),
-  authorId: z.string(),
-  createdAt: z.iso.datetime().describe('ISO 8601 UTC'),
-  publishedAt: z.iso.datetime().nullable().describe('ISO 8601 UTC; null for a draft'),
-  updatedAt: z.iso.datetime().describe('ISO 8601 UTC'),
-});
-export type LessonView = z.infer<typeof lessonView>;
-export const lessonPage = z.object({ items: z.array(lessonView), nextCursor: z.string().nullable() });
-
-export const toLessonView = (l: Lesson): LessonView => ({
-  id: l.id,
-  title: l.title,
-  summary: l.summary,
-  body: l.body,
-  status: l.status,
-  authorId: l.authorId,
-  createdAt: l.createdAt.toISOString(),
-  publishedAt: l.publishedAt?.toISOString() ?? null,
-  updatedAt: l.updatedAt.toISOString(),
-});
-
-
-const isAdmin = (caller: Caller) => caller.role === 'ADMIN';
-function assertAdmin(caller: Caller): void {
-  if (!isAdmin(caller)) throw forbidden();
-}
-
-export interface ListLessonsOptions extends PageOptions {
+export interface ListLessonsOptions extends PageInput {
   caller: Caller;
 }
 
-export interface PublishedByAuthorsOptions extends PageOptions {
+export interface PublishedByAuthorsOptions extends PageInput {
   authorIds: readonly string[];
 }
 
 /**
- * Locks a lesson for a change and returns the time to stamp it with (null when there is no such
- * lesson). Concurrent changes of one lesson apply in the order they get this lock, so the time is
- * taken once it is held, and never before the lesson's current `updatedAt` (another instance's
- * clock may be ahead): `updatedAt` then follows the order of the changes and of their events.
- * Stamped before the lock (Prisma's @updatedAt takes the time as the statement is built), a change
- * that waited for another one overwrote it with an older `updatedAt`.
+ * Locks a lesson for a change: the lesson as it is under the lock, and the time to stamp the change
+ * with (null when there is no such lesson). Changes of one lesson apply in the order they get this
+ * lock, so the time is taken once it is held, and never before the lesson's `updatedAt` (another
+ * instance's clock may be ahead): `updatedAt` then follows the order of the changes and their events.
+ * Prisma's @updatedAt would take the time as the statement is built, before the lock.
  */
-async function lockForChange(tx: Prisma.TransactionClient, id: string): Promise<Date | null> {
-  const [row] = await tx.$queryRaw<{ updatedAt: Date }[]>`
-    SELECT "updatedAt" FROM "Lesson" WHERE id = ${lookupId('Lesson', id)} FOR NO KEY UPDATE`;
-  if (!row) return null;
-  return new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime()));
+async function lockForChange(tx: Prisma.TransactionClient, id: string): Promise<{ lesson: Lesson; now: Date } | null> {
+  const [lesson] = await tx.$queryRaw<Lesson[]>`
+    SELECT id, title, summary, body, status, "authorId", "createdAt", "publishedAt", "updatedAt"
+    FROM "Lesson" WHERE id = ${lookupId('Lesson', id)} FOR NO KEY UPDATE`;
+  if (!lesson) return null;
+  return { lesson, now: new Date(Math.max(Date.now(), lesson.updatedAt.getTime())) };
 }
 
-export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?: OnCommitted }) {
+export function createLessonService({ db, write }: { db: Db; write: Write }) {
   /** Only ADMIN sees drafts; to anyone else a draft does not exist. */
-  const visibleTo = (caller: Caller): Prisma.LessonWhereInput => (isAdmin(caller) ? {} : { status: 'PUBLISHED' });
+  const visibleTo = (caller: Caller): Prisma.LessonWhereInput => (caller.role === 'ADMIN' ? {} : { status: 'PUBLISHED' });
+
+  /** The locked lesson (see lockForChange), once it is known to exist and to match `expected`. */
+  async function lockExpected(tx: Prisma.TransactionClient, id: string, expected: Precondition<LessonView> | undefined) {
+    const locked = await lockForChange(tx, id);
+    if (!locked) throw notFound(`Lesson ${id}`);
+    if (expected) assertPrecondition(expected, toLessonView(locked.lesson));
+    return locked;
+  }
 
   return {
     async get({ caller, id }: { caller: Caller; id: string }): Promise<Lesson> {
@@ -107,13 +74,10 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
         ? Prisma.sql`AND ("createdAt", id) < (${after.createdAt.toISOString()}::timestamptz, ${after.id})`
         : Prisma.empty;
       // One walk per author down the partial index of published lessons (authorId, createdAt DESC,
-      // id DESC), entered at the cursor and stopped after the page: one row more than asked tells
-      // whether that author has a next page (as keysetQuery's take). Numbering every row of the
-      // authors with a window function sorted all their lessons for a page of one (50,000: 28 MB
-      // spilled to disk). `= ANY (ARRAY[…])` and authorId in the ORDER BY keep the planner on that
-      // index: with `=`, the (createdAt, id) indexes give the same order, and guessing that an
-      // author wrote 1/n of the lessons it may walk one of those filtering by author, through
-      // every lesson for an author of none or of only old ones.
+      // id DESC), entered at the cursor and stopped one row past the page (that row tells whether
+      // there is a next page), rather than sorting all of an author's lessons. `= ANY (ARRAY[…])`
+      // and authorId in the ORDER BY keep the planner on that index: with `=` it may prefer a
+      // (createdAt, id) index and filter it by author, reading every lesson for a rare author.
       const rows = await db.$queryRaw<Lesson[]>`
         SELECT l.id, l.title, l.summary, l.body, l.status, l."authorId", l."createdAt", l."publishedAt", l."updatedAt"
         FROM (SELECT DISTINCT id FROM unnest(${[...authorIds]}::text[]) AS author(id)) AS a
@@ -135,47 +99,36 @@ export function createLessonService({ db, onCommitted }: { db: Db; onCommitted?:
     },
 
     /** ADMIN: a new draft. Emits nothing: drafts are not news. */
-    async create({ caller, input }: { caller: Caller; input: unknown }): Promise<Lesson> {
+    async create({ caller, input }: { caller: Caller; input: CreateLessonInput }): Promise<Lesson> {
       assertAdmin(caller);
-      const data = parseWith(createLessonInput, input, '');
       return db.lesson.create({
-        data: { id: newId('les'), title: data.title, summary: data.summary ?? null, body: data.body, authorId: caller.userId },
+        data: { id: newId('les'), title: input.title, summary: input.summary ?? null, body: input.body, authorId: caller.userId },
       });
     },
 
     /** ADMIN: changes title, summary or body; emits lesson.updated. */
-    async update({ caller, id, input, expected }: { caller: Caller; id: string; input: unknown; expected?: Precondition<LessonView> }): Promise<Lesson> {
+    async update({ caller, id, input, expected }: { caller: Caller; id: string; input: UpdateLessonInput; expected?: Precondition<LessonView> }): Promise<Lesson> {
       assertAdmin(caller);
-      const data = parseWith(updateLessonInput, input, '');
-      const { lesson, event } = await db.$transaction(async (tx) => {
-        const updatedAt = await lockForChange(tx, id);
-        if (!updatedAt) throw notFound(`Lesson ${id}`);
-        if (expected) assertPrecondition(expected, toLessonView(await tx.lesson.findUniqueOrThrow({ where: { id } })));
-        await tx.lesson.updateMany({ where: { id }, data: { ...data, updatedAt } });
-        const lesson = await tx.lesson.findUniqueOrThrow({ where: { id } });
+      return write(async (tx, record) => {
+        const { now } = await lockExpected(tx, id, expected);
+        const lesson = await tx.lesson.update({ where: { id }, data: { ...input, updatedAt: now } });
         // An edit of a draft is news for ADMINs only, for good (events/audience.ts).
-        const recorded = await recordEvent(tx, 'lesson.updated', { lessonId: id }, lesson.status === 'DRAFT' ? ADMINS_ONLY : EVERYONE);
-        return { lesson, event: recorded };
+        await record('lesson.updated', { lessonId: id }, lesson.status === 'DRAFT' ? ADMINS_ONLY : EVERYONE);
+        return lesson;
       });
-      await onCommitted?.([event.payload]);
-      return lesson;
     },
 
     /** ADMIN: publishes a draft; emits lesson.published. Publishing twice is a 409. */
     async publish({ caller, id, expected }: { caller: Caller; id: string; expected?: Precondition<LessonView> }): Promise<Lesson> {
       assertAdmin(caller);
-      const { lesson, event } = await db.$transaction(async (tx) => {
-        const now = await lockForChange(tx, id);
-        if (!now) throw notFound(`Lesson ${id}`);
-        if (expected) assertPrecondition(expected, toLessonView(await tx.lesson.findUniqueOrThrow({ where: { id } })));
-        // Conditional on DRAFT so that two concurrent publishes emit one event.
-        const changed = await tx.lesson.updateMany({ where: { id, status: 'DRAFT' }, data: { status: 'PUBLISHED', publishedAt: now, updatedAt: now } });
-        if (changed.count === 0) throw conflict(`Lesson ${id} is already published`);
-        const recorded = await recordEvent(tx, 'lesson.published', { lessonId: id });
-        return { lesson: await tx.lesson.findUniqueOrThrow({ where: { id } }), event: recorded };
+      return write(async (tx, record) => {
+        const { lesson, now } = await lockExpected(tx, id, expected);
+        // Read under the lock: of two concurrent publishes, the second sees the first's and refuses.
+        if (lesson.status !== 'DRAFT') throw conflict(`Lesson ${id} is already published`);
+        const published = await tx.lesson.update({ where: { id }, data: { status: 'PUBLISHED', publishedAt: now, updatedAt: now } });
+        await record('lesson.published', { lessonId: id });
+        return published;
       });
-      await onCommitted?.([event.payload]);
-      return lesson;
     },
   };
 }

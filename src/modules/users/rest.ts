@@ -1,6 +1,8 @@
+// The users' REST routes: the caller's account, and a user's public data.
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { meView, publicUserView, updateMeInput } from './service.js';
+import { updateMeInput } from './inputs.js';
+import { meView, publicUserView } from './views.js';
 
 export const userRoutes = [
   defineRoute({

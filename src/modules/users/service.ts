@@ -1,44 +1,12 @@
-import { z } from 'zod';
+// Users: the caller's own account, and the public data anyone may see of a user.
 import type { Caller } from '../auth/caller.js';
 import type { Database, Db } from '../../db/client.js';
 import { assertPrecondition, notFound, type Precondition } from '../../errors.js';
 import { lookupId } from '../../ids.js';
 import type { User } from '../../generated/prisma/client.js';
-import { parseWith } from '../../input.js';
 import type { Write } from '../events/write.js';
-
-export const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-export const updateMeInput = z.strictObject({ name: nameSchema });
-
-export const publicUserView = z.object({
-  id: z.string(),
-  name: z.string(),
-  joined: z.iso.date().describe('YYYY-MM-DD (UTC)'),
-});
-export const meView = publicUserView.extend({
-  email: z.string(),
-  role: z.enum(['ADMIN', 'MEMBER']),
-  tier: z.enum(['FREE', 'PRO', 'ENTERPRISE']),
-});
-export type PublicUserView = z.infer<typeof publicUserView>;
-export type MeView = z.infer<typeof meView>;
-
-export const joinedDate = (user: Pick<User, 'createdAt'>) => user.createdAt.toISOString().slice(0, 10);
-
-export const toPublicUser = (u: Pick<User, 'id' | 'name' | 'createdAt'>): PublicUserView => ({
-  id: u.id,
-  name: u.name,
-  joined: joinedDate(u),
-});
-
-export const toMe = (u: Pick<User, 'id' | 'name' | 'email' | 'role' | 'tier' | 'createdAt'>): MeView => ({
-  id: u.id,
-  name: u.name,
-  email: u.email,
-  joined: joinedDate(u),
-  role: u.role,
-  tier: u.tier,
-});
+import type { UpdateMeInput } from './inputs.js';
+import { toMe, toPublicUser, type MeView, type PublicUserView } from './views.js';
 
 export function createUserService({ db, query, write }: { db: Db; query: Database['query']; write: Write }) {
   return {
@@ -48,8 +16,7 @@ export function createUserService({ db, query, write }: { db: Db; query: Databas
     },
 
     /** `expected`: checked against the caller's view (as GET /me shows it) with their row locked. */
-    async updateMe({ caller, input, expected }: { caller: Caller; input: unknown; expected?: Precondition<MeView> }): Promise<MeView> {
-      const { name } = parseWith(updateMeInput, input, '');
+    async updateMe({ caller, input: { name }, expected }: { caller: Caller; input: UpdateMeInput; expected?: Precondition<MeView> }): Promise<MeView> {
       const user = await write(async (tx, record) => {
         if (expected) {
           const [current] = await tx.$queryRaw<User[]>`

@@ -1,18 +1,6 @@
 // The webhook worker's housekeeping, run by the dispatcher of every instance at most once a
-// minute (several instances doing it at once only wait on each other's row locks):
-//
-// - Retention: deliveries created more than WEBHOOK_LOG_RETENTION_DAYS ago are deleted, and their
-//   attempts with them (ON DELETE CASCADE). In chunks, so a first pass over a large backlog does not
-//   hold one long transaction.
-//   A PENDING delivery that old is deleted too when its endpoint is disabled: nothing will attempt
-//   it, an ADMIN who re-enables the endpoint a month later should not see month-old events flood in
-//   (recover is the deliberate way to send old ones, and it can only reach what is kept), and left
-//   in place it would sit in the due range that every claim scans. A PENDING delivery of an
-//   enabled endpoint is kept, whatever its age: it is still on its retry schedule (a short
-//   retention can be shorter than the schedule) and will be SUCCEEDED or FAILED, then deleted on a
-//   later pass. One whose lease is live (an attempt in flight) is left for the next pass.
-// - Health: an endpoint failing for longer than WEBHOOK_DISABLE_AFTER is disabled even if no new
-//   attempt comes to find it (the record statement does the same for the endpoints it touches).
+// minute: the delivery log's retention, and disabling endpoints that only fail. Several instances
+// doing it at once only wait on each other's row locks.
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
@@ -23,6 +11,12 @@ export const HOUSEKEEPING_EVERY_MS = 60_000;
 const DELETE_CHUNK = 5_000;
 const MAX_CHUNKS_PER_PASS = 20;
 
+// Retention: deliveries created more than WEBHOOK_LOG_RETENTION_DAYS ago go, their attempts with
+// them (ON DELETE CASCADE), in chunks so a large backlog is not one long transaction. A PENDING one
+// that old goes too when its endpoint is disabled: nothing will attempt it, re-enabling must not
+// flood the receiver with month-old events (recover is the deliberate way), and it would sit in the
+// due range every claim scans. A PENDING one of an enabled endpoint stays: it is still on its retry
+// schedule, and goes once it ends. One whose lease is live waits for the next pass.
 const DELETE_OLD_SQL = `
 DELETE FROM "WebhookDelivery" d
  WHERE d.id IN (
@@ -35,9 +29,10 @@ DELETE FROM "WebhookDelivery" d
     LIMIT ${DELETE_CHUNK})
 RETURNING d.status::text AS status`;
 
-// The endpoints are locked in id order first, as the dispatcher's record statement locks them (an
-// UPDATE alone locks them in the order its sequential scan finds them: a deadlock with a record
-// statement updating the same endpoints). FOR NO KEY UPDATE is the UPDATE's own lock.
+// Health: an endpoint failing for longer than WEBHOOK_DISABLE_AFTER is disabled even if no new
+// attempt comes to find it. The endpoints are locked in id order first, as the record statement
+// locks them (an UPDATE alone locks them in scan order: a deadlock with a record statement).
+// FOR NO KEY UPDATE is the UPDATE's own lock.
 export const DISABLE_FAILING_SQL = `
 WITH failing AS MATERIALIZED (
   SELECT e.id FROM "WebhookEndpoint" e

@@ -1,8 +1,6 @@
-// One webhook POST on node:http(s): no redirects followed (node:http never follows them), the
-// response body read up to a cap, and, when private targets are not allowed, every address the
-// connection is about to use checked at connect time. The URL guard checks the name before the
-// attempt; this closes the gap between that check and the connection (DNS rebinding: a name that
-// answers a public address to the check and a private one to the connect).
+// One webhook POST on node:http(s): no redirects followed, the response body read up to a cap,
+// and, when private targets are refused, every address checked at connect time, closing the gap
+// between the URL guard's check and the connection (DNS rebinding).
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';

@@ -1,22 +1,11 @@
+// The webhook API over REST: ADMIN only (route roles), the same service as the GraphQL fields.
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { pageQueryFields } from '../../http/page-query.js';
-import {
-  createdWebhookView,
-  createWebhookInput,
-  deliveryPage,
-  deliveryView,
-  recoverWebhookInput,
-  recoveryView,
-  rotatedSecretView,
-  updateWebhookInput,
-  webhookList,
-  webhookView,
-} from './service.js';
+import { createWebhookInput, deliveriesQuery, recoverWebhookInput, updateWebhookInput } from './inputs.js';
+import { createdWebhookView, deliveryPage, deliveryView, recoveryView, rotatedSecretView, webhookList, webhookView } from './views.js';
 
 const idParams = z.object({ id: z.string().min(1, 'must not be empty').describe('A webhook id (`whk_…`)') });
 const deliveryParams = idParams.extend({ deliveryId: z.string().min(1, 'must not be empty').describe('A delivery id (`dlv_…`)') });
-const deliveriesQuery = z.object(pageQueryFields);
 const common = { tag: 'webhooks', auth: true, roles: ['ADMIN'] } as const;
 
 export const webhookRoutes = [
@@ -80,11 +69,7 @@ export const webhookRoutes = [
     success: { status: 200, description: 'A page `{items, nextCursor}`', schema: deliveryPage },
     errors: [400, 403, 404],
     handler: async ({ params, query, ctx, caller }) => {
-      const page = await ctx.services.webhooks.deliveries({
-        caller, id: params.id, limit: query.limit, cursor: query.cursor,
-        // Name the fields as the router's own validation does (`query.limit: ...`).
-        fieldNames: { limit: 'query.limit', cursor: 'query.cursor' },
-      });
+      const page = await ctx.services.webhooks.deliveries({ caller, id: params.id, limit: query.limit, cursor: query.cursor });
       return { items: page.items, nextCursor: page.nextCursor };
     },
   }),

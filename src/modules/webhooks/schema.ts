@@ -1,10 +1,12 @@
-// Webhook management over GraphQL: the same service as the REST routes. Every field needs a
-// valid token; the service answers FORBIDDEN to anyone but an ADMIN. Deliveries are a query of
-// their own (webhookDeliveries), not a field of WebhookEndpoint, so listing endpoints stays one query.
+// The webhook API over GraphQL: ADMIN-only fields (the `admin` scope), the same service as the
+// REST routes. Deliveries are a query of their own (webhookDeliveries), not a field of
+// WebhookEndpoint, so listing endpoints stays one query.
 import { builder } from '../../graphql/builder.js';
 import { definedInput, forwardConnection, pageCost } from '../../graphql/connection.js';
 import { encodeCursor } from '../../db/keyset.js';
-import { type CreatedWebhookView, type DeliveryView, type RecoveryView, type RotatedSecretView, type WebhookView } from './service.js';
+import { parseWith } from '../../input.js';
+import { createWebhookInput, deliveriesArgs, recoverWebhookInput, updateWebhookInput } from './inputs.js';
+import { type CreatedWebhookView, type DeliveryView, type RecoveryView, type RotatedSecretView, type WebhookView } from './views.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type AttemptView = DeliveryView['attempts'][number];
@@ -94,101 +96,92 @@ const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
 });
 
 builder.queryFields((t) => ({
-  webhooks: t.field({
+  webhooks: t.withAuth({ admin: true }).field({
     type: [WebhookEndpoint],
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: every webhook endpoint, newest first.',
-    resolve: async (_, __, ctx) => ctx.services.webhooks.list({ caller: await ctx.requireCaller() }),
+    resolve: (_, __, ctx) => ctx.services.webhooks.list({ caller: ctx.viewer() }),
   }),
-  webhook: t.field({
+  webhook: t.withAuth({ admin: true }).field({
     type: WebhookEndpoint,
     nullable: true,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: one webhook endpoint; null with a NOT_FOUND error when unknown.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => ctx.services.webhooks.get({ caller: await ctx.requireCaller(), id }),
+    resolve: (_, { id }, ctx) => ctx.services.webhooks.get({ caller: ctx.viewer(), id }),
   }),
-  webhookDeliveries: t.connection({
+  webhookDeliveries: t.withAuth({ admin: true }).connection({
     type: WebhookDelivery,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: the deliveries to an endpoint, newest first. Forward pagination: first (1-100, default 20) and after.',
     args: { webhookId: t.arg.id({ required: true }) },
     complexity: pageCost(),
-    resolve: async (_, args, ctx) => {
-      const caller = await ctx.requireCaller();
-      return forwardConnection(
+    resolve: (_, args, ctx) =>
+      forwardConnection(
         args,
-        (request) => ctx.services.webhooks.deliveries({ caller, id: args.webhookId, ...request }),
+        (request) => {
+          const { first, after } = parseWith(deliveriesArgs, { first: request.limit, after: request.cursor }, '');
+          return ctx.services.webhooks.deliveries({ caller: ctx.viewer(), id: args.webhookId, limit: first, cursor: after });
+        },
         (delivery) => encodeCursor({ id: delivery.id, createdAt: new Date(delivery.createdAt) }),
-      );
-    },
+      ),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  createWebhook: t.field({
+  createWebhook: t.withAuth({ admin: true }).field({
     type: CreatedWebhook,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: register an endpoint. The response holds its signing secret, shown only here.',
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
-    resolve: async (_, { input }, ctx) =>
-      ctx.services.webhooks.create({ caller: await ctx.requireCaller(), input: definedInput(input, ['description']) }),
+    resolve: (_, { input }, ctx) =>
+      ctx.services.webhooks.create({ caller: ctx.viewer(), input: parseWith(createWebhookInput, definedInput(input, ['description']), '') }),
   }),
-  updateWebhook: t.field({
+  updateWebhook: t.withAuth({ admin: true }).field({
     type: WebhookEndpoint,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: change url, events, description or enabled (re-enabling clears disabledReason and failingSince).',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
-    resolve: async (_, { id, input }, ctx) =>
-      ctx.services.webhooks.update({ caller: await ctx.requireCaller(), id, input: definedInput(input, ['description']) }),
+    resolve: (_, { id, input }, ctx) =>
+      ctx.services.webhooks.update({ caller: ctx.viewer(), id, input: parseWith(updateWebhookInput, definedInput(input, ['description']), '') }),
   }),
-  deleteWebhook: t.boolean({
-    authScopes: { authenticated: true },
+  deleteWebhook: t.withAuth({ admin: true }).boolean({
     cache: 'never',
     description: 'ADMIN: delete an endpoint with its deliveries. true when deleted; NOT_FOUND when unknown.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, ctx) => {
-      await ctx.services.webhooks.delete({ caller: await ctx.requireCaller(), id });
+      await ctx.services.webhooks.delete({ caller: ctx.viewer(), id });
       return true;
     },
   }),
-  testWebhook: t.field({
+  testWebhook: t.withAuth({ admin: true }).field({
     type: WebhookDelivery,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: queue a `webhook.test` ping (a new `evt_` id) to this endpoint only; the delivery worker sends it.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => ctx.services.webhooks.test({ caller: await ctx.requireCaller(), id }),
+    resolve: (_, { id }, ctx) => ctx.services.webhooks.test({ caller: ctx.viewer(), id }),
   }),
-  retryWebhookDelivery: t.field({
+  retryWebhookDelivery: t.withAuth({ admin: true }).field({
     type: WebhookDelivery,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: one more attempt of a delivery now, whatever its status.',
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: async (_, { webhookId, deliveryId }, ctx) =>
-      ctx.services.webhooks.retryDelivery({ caller: await ctx.requireCaller(), id: webhookId, deliveryId }),
+    resolve: (_, { webhookId, deliveryId }, ctx) =>
+      ctx.services.webhooks.retryDelivery({ caller: ctx.viewer(), id: webhookId, deliveryId }),
   }),
-  recoverWebhook: t.field({
+  recoverWebhook: t.withAuth({ admin: true }).field({
     type: RecoverWebhookPayload,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: one more attempt now for every FAILED delivery of the endpoint created at or after `since` (not in the future).',
     args: { id: t.arg.id({ required: true }), since: t.arg({ type: 'DateTime', required: true }) },
-    resolve: async (_, { id, since }, ctx) =>
-      ctx.services.webhooks.recover({ caller: await ctx.requireCaller(), id, input: { since: since.toISOString() } }),
+    resolve: (_, { id, since }, ctx) =>
+      ctx.services.webhooks.recover({ caller: ctx.viewer(), id, input: parseWith(recoverWebhookInput, { since: since.toISOString() }, '') }),
   }),
-  rotateWebhookSecret: t.field({
+  rotateWebhookSecret: t.withAuth({ admin: true }).field({
     type: RotateWebhookSecretPayload,
-    authScopes: { authenticated: true },
     cache: 'never',
     description: 'ADMIN: a new signing secret. For 24 hours deliveries are signed with the new and the previous one (new first).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => ctx.services.webhooks.rotateSecret({ caller: await ctx.requireCaller(), id }),
+    resolve: (_, { id }, ctx) => ctx.services.webhooks.rotateSecret({ caller: ctx.viewer(), id }),
   }),
 }));

@@ -1,10 +1,6 @@
-// Attempting one delivery: the URL guard again (DNS may have changed since the endpoint was saved),
-// then one signed POST (Standard Webhooks; during a secret rotation signed with both secrets, the
-// new one first) on node:http (http-post.ts: redirects not followed, every address checked at
-// connect time when private targets are refused, the response body read up to a cap), the whole
-// attempt time-boxed. Every outcome, including refusals and network errors, is data: a 2xx
-// succeeds, a 410 disables the endpoint, any other failure is retried on the schedule (no sooner
-// than a Retry-After) until the schedule is spent.
+// Attempting one delivery: the URL guard again, then one signed POST (http-post.ts), time-boxed.
+// Every outcome, refusals and network errors included, is data: a 2xx succeeds, a 410 disables the
+// endpoint, any other failure is retried on the schedule (no sooner than a Retry-After) until it is spent.
 import type { Config } from '../../../config.js';
 import { signatureHeader } from '../delivery-signature.js';
 import { postOnce, PrivateTargetError } from '../http-post.js';
@@ -70,8 +66,8 @@ export function createAttempt({ retryScheduleMs, timeoutMs, allowPrivateTargets 
     return { outcome: 'RETRY', delayMs: Math.max(scheduled, retryAfterMs ?? 0) };
   }
 
-  // One controller and one timer per attempt: AbortSignal.timeout and AbortSignal.any cost several
-  // times that per attempt.
+  // One controller and one timer per attempt, rather than AbortSignal.timeout with AbortSignal.any
+  // (see docs/decisions.md).
   return async function attempt(delivery, abort) {
     const at = new Date();
     const started = performance.now();

@@ -1,8 +1,6 @@
-// Claiming due deliveries: one statement takes them (PENDING, nextAttemptAt passed, no live lease,
-// endpoint enabled and not throttled) with FOR UPDATE SKIP LOCKED and stamps a lease on them
-// (`lockedUntil`), so with several instances on one PostgreSQL each attempt is made by exactly one
-// of them, and the claim of a crashed instance is taken over once its lease has run out. The
-// claim is fair between endpoints and stays within each one's share (endpoint-shares.ts).
+// Claiming due deliveries: one statement takes them with FOR UPDATE SKIP LOCKED and stamps a lease
+// (`lockedUntil`), so each attempt is made by exactly one instance, and a crashed instance's claim
+// is taken over once its lease runs out. Fair between endpoints, within each one's share.
 import type { Database } from '../../../db/client.js';
 import type { Claimed } from './attempt.js';
 import { ENDPOINT_SHARE, type EndpointShares } from './endpoint-shares.js';
@@ -83,7 +81,10 @@ UPDATE "WebhookDelivery" d SET "lockedUntil" = NULL
   FROM unnest($1::text[], $2::timestamptz[]) AS r(id, lease)
  WHERE d.id = r.id AND d."lockedUntil" = r.lease`;
 
-/** Claims up to `free` due deliveries, fairly between endpoints, within their shares. */
+/**
+ * Claims up to `free` due deliveries (PENDING, due, no live lease, endpoint enabled and not
+ * throttled), fairly between endpoints and within their shares (endpoint-shares.ts).
+ */
 export async function claimDue(db: Database, shares: EndpointShares, free: number, leaseMs: number): Promise<Claim> {
   const { excluded, ids, rooms } = shares.claimLimits(Date.now());
   const window = Math.max(MIN_WINDOW, free * WINDOW_PER_SLOT);

@@ -1,8 +1,6 @@
-// Per-endpoint isolation: each endpoint has its own share of this process's attempts in flight
-// (ENDPOINT_SHARE, FAILING_SHARE once it keeps failing), counted here in memory. The claim gives an
-// endpoint at most its remaining share and looks past the endpoints whose share is used up, so an
-// endpoint that is slow, failing or never answers holds at most its share while everyone else's
-// deliveries go out beside it. A receiver's 429 or Retry-After throttles its endpoint alone.
+// Per-endpoint isolation: each endpoint has its own share of this process's attempts in flight,
+// so one that is slow, failing or silent holds at most its share while other endpoints' deliveries
+// go out beside it. A receiver's 429 or Retry-After throttles its endpoint alone.
 import type { AttemptResult } from './attempt.js';
 
 /**

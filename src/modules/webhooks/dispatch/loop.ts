@@ -1,12 +1,6 @@
-// The webhook delivery worker: the loop that claims due deliveries (claim.ts), launches an attempt
-// for each (attempt.ts) and has the outcomes recorded (record.ts), within each endpoint's share
+// The webhook delivery worker: claims due deliveries (claim.ts), makes an attempt for each
+// (attempt.ts) and has the outcomes recorded (record.ts), within each endpoint's share
 // (endpoint-shares.ts). Every instance runs one; the database decides who sends what.
-//
-// Waking: idle, the worker looks for due deliveries once a second (IDLE_POLL_MS). It looks at
-// once when told (wake(): the relay has made deliveries due), when a retry or throttle it knows of
-// comes due, or when attempts finish and free slots; busy, it claims again as soon as a claim has
-// filled every free slot. Housekeeping (retention, health of idle endpoints) runs at most once a
-// minute (housekeeping.ts).
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/client.js';
 import type { Logger } from '../../../logger.js';
@@ -93,6 +87,12 @@ class LoopPause {
   }
 }
 
+/**
+ * Idle, the worker looks for due deliveries once a second (IDLE_POLL_MS). It looks at once when
+ * told (wake(): the relay made deliveries due), when a retry or throttle it knows of comes due, or
+ * when attempts finish and free slots; busy, it claims again as soon as a claim filled every free
+ * slot. Housekeeping runs at most once a minute (housekeeping.ts).
+ */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   return new WebhookDispatcher(options);
 }

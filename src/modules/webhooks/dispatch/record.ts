@@ -1,9 +1,6 @@
-// Recording finished attempts, in batches (one statement for many): the attempt row, and the
-// delivery's new state, fenced by the lease the attempt was made under. A delivery whose lease was
-// dropped meanwhile (an ADMIN's "retry now") or taken over keeps the newer state; the attempt itself
-// is still recorded. The same statement keeps the endpoints' health (lastSuccessAt, failingSince),
-// disables one that answered 410 Gone or has only failed for WEBHOOK_DISABLE_AFTER, and stores a
-// receiver's throttle.
+// Recording finished attempts in batches, one statement for many: each attempt row, its delivery's
+// new state (fenced by the attempt's lease), the endpoints' health, disabling one that answered 410
+// or has only failed for WEBHOOK_DISABLE_AFTER, and a receiver's throttle.
 import type { Database } from '../../../db/client.js';
 import type { Logger } from '../../../logger.js';
 import { failingReasonSql, formatDuration } from '../delivery-health.js';
@@ -23,17 +20,11 @@ const FAILING_SINCE = `CASE WHEN e."failingSince" IS NOT NULL AND (${LAST_SUCCES
        ELSE ${FIRST_FAILURE_AFTER_SUCCESS} END`;
 const FAILING_TOO_LONG = `(${FAILING_SINCE}) < now() - $11::float8 * interval '1 millisecond'`;
 
-// One statement for a batch of finished attempts. The attempt is recorded whatever became of the
-// delivery meanwhile (it was made); the delivery's state only if it is still under our lease.
-// Endpoints: one update per endpoint of the batch (a row may be updated only once per statement),
-// locked first in id order (`locked`), so that two instances recording for the same endpoints, and
-// the housekeeping's disable pass, lock them in the same order. The UPDATE alone locks them in the
-// order its plan reads them (an ORDER BY in `h` does not survive the join): by id for a batch of one
-// or two endpoints (a nested loop over the sorted `h`), but for more a hash join over a sequential
-// scan of "WebhookEndpoint", i.e. where each row's current version sits in the heap, which every
-// update moves; two instances' batches then deadlock. FOR NO KEY UPDATE is the lock the UPDATE
-// takes anyway: it does not conflict with the FOR KEY SHARE the relay's fan-out INSERT takes on
-// the endpoints (its foreign key check), as FOR UPDATE would.
+// One statement for a batch. The attempt is recorded whatever became of its delivery (it was
+// made); the delivery's state only if it is still under our lease. Each endpoint is updated once,
+// locked first in id order (`locked`), the order other instances' batches and the housekeeping use:
+// an UPDATE alone locks in its plan's order, and two batches then deadlock. FOR NO KEY UPDATE is the
+// UPDATE's own lock; it does not conflict with the relay fan-out's foreign-key FOR KEY SHARE.
 export const RECORD_SQL = `
 WITH r AS (
   SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::float8[], $8::timestamptz[], $9::text[], $10::float8[])
@@ -97,7 +88,11 @@ export interface RecorderOptions {
   onRecorded(result: AttemptResult, recordedAt: number): void;
 }
 
-/** Queues finished attempts and writes them in batches, one flush at a time. */
+/**
+ * Queues finished attempts and writes them in batches, one flush at a time. A delivery whose lease
+ * was dropped meanwhile (an ADMIN's retry) or taken over keeps the newer state; its attempt is
+ * still recorded.
+ */
 export class AttemptRecorder {
   private readonly queue: { result: AttemptResult; written: () => void }[] = [];
   private flushing: Promise<void> | undefined;
