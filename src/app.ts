@@ -133,8 +133,8 @@ export function createApp({ config, db, bus, limits, log, metrics, responseCache
       // instance (a miss costs a client one resend of the document, never an error it sees).
       useAPQ({ store: persistedQueries }),
       // The checks that refuse an operation as it is about to run come before the response cache,
-      // whose plugin wraps the execution (and warned on the console each time a later plugin
-      // refused one instead), and before the operation limits (a refused operation is not counted).
+      // whose plugin wraps the execution (and warns on the console when a later plugin refuses
+      // one), and before the operation limits (a refused operation is not counted).
       useDirectiveArguments(),
       useNoNul(),
       useQueryCost(),

@@ -1,21 +1,20 @@
 // The one rule for every date a client sends: REST's query and body fields (`since`, `from`,
-// `to`), GraphQL's DateTime arguments (the same fields, so the same rule) and the times inside
-// page cursors (src/db/keyset.ts).
-//
-// - Accepted: an ISO 8601 date (YYYY-MM-DD, meaning its midnight UTC) or a UTC date-time ending in
-//   `Z`, with a four-digit year, checked as written (2020-02-30 is no date). No offsets: one form
-//   per instant, on both surfaces.
-// - Digits past the millisecond count: times are stored to the millisecond, so a bound is read as
-//   the first whole millisecond at or after it (firstMillisecond), on both surfaces.
-// - Years before 1: PostgreSQL has no year 0 and reads no signed year (22008), so such an instant
-//   never reaches SQL as written. It is older than anything stored: a lower bound that early
-//   bounds nothing (lowerBound), and analytics writes it as -infinity or a BC date (totals.ts).
+// `to`), GraphQL's DateTime arguments and the times inside page cursors (src/db/keyset.ts).
 import { z } from 'zod';
 
 /** What is wrong with a date that is neither form, after the field's name. */
 export const INSTANT_PROBLEM = 'must be an ISO 8601 date (YYYY-MM-DD) or UTC date-time (…Z)';
 
-/** An instant as a client may send it (see above); the text is kept as sent, sub-millisecond digits included. */
+/**
+ * An instant as a client may send it, the same on both surfaces; the text is kept as sent.
+ * - An ISO 8601 date (YYYY-MM-DD, its midnight UTC) or a UTC date-time ending in `Z`, with a
+ *   four-digit year, checked as written (2020-02-30 is no date). No offsets: one form per instant.
+ * - Digits past the millisecond count: times are stored to the millisecond, so a bound is read as
+ *   the first whole millisecond at or after it (firstMillisecond).
+ * - Years before 1: PostgreSQL has no year 0 and reads no signed year (22008), so such an instant
+ *   never reaches SQL as written: as a lower bound it bounds nothing (lowerBound), and analytics
+ *   writes it as -infinity or a BC date (totals.ts).
+ */
 export const isoInstant = z.union([z.iso.date(), z.iso.datetime()], {
   error: (issue) => (issue.input === undefined ? 'is required' : INSTANT_PROBLEM),
 });

@@ -91,10 +91,9 @@ const UNAVAILABLE_KINDS =
   /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|DatabaseAccessDenied|AuthenticationFailed)$/;
 const UNAVAILABLE_NAMES = /DatabaseNotReachable|ConnectionClosed|PrismaClientInitializationError/;
 // "not queryable": node-postgres refusing a query on a connection that already failed (PostgreSQL
-// restarted under an open transaction), found by the soak (scripts/soak.ts) as a 500.
-// Prisma's P2028 when the database held a transaction past TRANSACTION_OPTIONS (a table locked by
-// an operator, a stall the silence watchdog cannot see since the server still answers): rolled back,
-// so "come back" is true (the probe saw a 500 after 48 s). P2028's other kinds are our own misuse.
+// restarted under an open transaction). Prisma's P2028 when the database held a transaction past
+// TRANSACTION_OPTIONS (a table locked by an operator, a stall the silence watchdog cannot see since
+// the server still answers): rolled back, so "come back" is true. P2028's other kinds are our misuse.
 const UNAVAILABLE_MESSAGES =
   /executed on an expired transaction|Unable to start a transaction in the given time|Connection terminated|connection closed|Client has encountered a connection error and is not queryable|Can't reach database|does not allow connections|not currently accepting connections|terminating connection|the database system is (starting up|shutting down|in recovery mode)|too many clients|database "[^"]*" does not exist|Database `[^`]*` does not exist|is not permitted to log in|password authentication failed|no pg_hba\.conf entry|User was denied access|Authentication failed against database server/i;
 

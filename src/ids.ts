@@ -32,7 +32,7 @@ const UNUSABLE = /[\u0000-\u001f\u007f]|\p{Cs}/u;
 /**
  * The caller's id, to look up; or at once a 404 naming `what` (not the id) for an id no row can
  * have: a NUL byte (PostgreSQL text cannot hold one: the query would fail, a 500), another
- * control character, a lone surrogate (not Unicode: echoed in a message, it made JSON that strict
+ * control character, a lone surrogate (echoed in a message, it would make JSON that strict
  * parsers refuse), or a huge string. Such an id is neither looked up nor echoed back.
  */
 export function lookupId(what: string, id: string): string {

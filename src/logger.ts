@@ -1,3 +1,5 @@
+// The service's logger: pino, one JSON object a line (LOG_FORMAT=pretty rewrites them, see
+// log-pretty.ts), with credentials redacted wherever they appear.
 import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
@@ -70,8 +72,7 @@ export const REPEATED_FAILURE_LOG_INTERVAL_MS = 10_000;
 /**
  * For a failure that repeats for as long as something stays down (Redis away: every request, every
  * write, every reconnection fails): writes at most one line per `intervalMs`, each saying how many
- * were left out since the one before (`suppressed`). One line per failure flooded the log (2,000
- * lines with stacks in 15 s of a Redis outage).
+ * were left out since the one before (`suppressed`), rather than one line with a stack per failure.
  */
 export function rarely(log: Logger, intervalMs = REPEATED_FAILURE_LOG_INTERVAL_MS) {
   let writtenAt = -Infinity;

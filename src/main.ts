@@ -1,6 +1,8 @@
-// `npm start`: validated config, then the service, until SIGINT/SIGTERM stops it gracefully.
+// `npm start`: validated config, then the service, until SIGINT/SIGTERM stops it gracefully; at a
+// terminal, a banner for the person who started it.
 import { ConfigError, loadConfigOrExit } from './config.js';
-import { createLogger } from './logger.js';
+import { prettyDestination } from './log-pretty.js';
+import { createLogger, redactUrlPasswords } from './logger.js';
 import type { RunningServer } from './server.js';
 
 /** How long open connections get to finish before they are cut and the database is closed anyway. */
@@ -13,10 +15,10 @@ const SHUTDOWN_MARGIN_MS = 15_000;
 
 // A bad configuration: one line per problem on stderr, each naming the variable; exit 1.
 const config = loadConfigOrExit();
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel, config.logFormat === 'pretty' ? prettyDestination() : undefined);
 /**
  * An attempt in flight may take its whole timeout: stopping gives it that, so it is recorded.
- * (WEBHOOK_TIMEOUT_MS's maximum, MAX_WEBHOOK_TIMEOUT_MS in src/config.ts, keeps this a delay a timer can hold.)
+ * (WEBHOOK_TIMEOUT_MS's maximum, MAX_WEBHOOK_TIMEOUT_MS in src/config/maxima.ts, keeps this a delay a timer can hold.)
  */
 const shutdownDeadlineMs = Math.max(SHUTDOWN_DEADLINE_MS, config.webhook.timeoutMs + SHUTDOWN_MARGIN_MS);
 
@@ -61,10 +63,23 @@ try {
   const { startServer } = await import('./server.js');
   server = await startServer(config, { log });
 } catch (error) {
-  // The database is unreachable, the port taken, a migration failed...: say so, exit non-zero.
-  log.fatal({ err: error }, 'could not start');
-  // DATA_DIR held by another process, a port in use (ConfigError): configuration problems, reported as such.
-  console.error(`${error instanceof ConfigError ? 'config' : 'startup'}: ${error instanceof Error ? error.message : String(error)}`);
+  // The database is unreachable, the port taken, a migration failed...: one line on stderr, exit 1.
+  // The error with its stack is for whoever asked for it (LOG_LEVEL=debug).
+  if (log.isLevelEnabled('debug')) log.fatal({ err: error }, 'could not start');
+  console.error(startupFailure(error));
   process.exit(1);
 }
 if (stopping) stop(server);
+else if (process.stdout.isTTY) {
+  const { startBanner } = await import('./banner.js');
+  console.log(startBanner(config, server.url));
+}
+
+/**
+ * `config: …` for what the operator configured (a port in use, DATA_DIR held by another process),
+ * `startup: …` for anything else; one line, with no URL's password.
+ */
+function startupFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `${error instanceof ConfigError ? 'config' : 'startup'}: ${redactUrlPasswords(message.trim().replace(/\s*\n\s*/g, ' '))}`;
+}

@@ -1,8 +1,7 @@
-// The service's Prometheus metrics: one prom-client Registry per app instance, never the global
-// default one (tests run many servers in one process, and two apps sharing a registry would mix
-// their numbers or fail to register the same name twice). The HTTP side is filled by the metrics
-// plugin (src/http/plugins/use-metrics.ts); the workers get plain callbacks, so the relay and the
-// dispatcher stay free of prom-client.
+// The service's Prometheus metrics: one prom-client Registry per app instance, never the global one
+// (tests run many servers in one process, which would mix their numbers or fail to register a name
+// twice). The HTTP side is filled by src/http/plugins/use-metrics.ts; the workers get plain
+// callbacks, so the relay and the dispatcher stay free of prom-client.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Outcome } from './modules/webhooks/dispatch/attempt.js';
 

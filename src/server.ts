@@ -2,6 +2,8 @@
 // then listen. Returns a handle the tests and main.ts use alike.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
@@ -83,14 +85,19 @@ export async function buildService(config: Config, options: StartOptions = {}): 
   // in between). A second process fails here, naming the first (DataDirInUseError).
   const dataDirLock = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
   let db: Database;
+  let applied: string[] = [];
   try {
+    // A new embedded database is created by the migration child, not here: the process that
+    // creates one (PGlite's initdb) keeps a few hundred MB more resident for as long as it runs.
+    if (dataDirLock && !options.migrateInProcess && !existsSync(join(config.dataDir, 'pglite', 'PG_VERSION'))) {
+      applied = await migrateInChild(config);
+    }
     db = await openDatabase({ ...config, onQuery: options.onQuery, dataDirLock });
   } catch (error) {
     await dataDirLock?.release();
     throw error;
   }
   try {
-    let applied: string[] = [];
     if (options.migrateInProcess) applied = await db.migrate();
     else if (await db.migrationsPending()) {
       // One process at a time owns a PGlite directory: hand it to the child and take it back.

@@ -12,6 +12,7 @@ import type { Caller } from '../src/modules/auth/caller.js';
 import type { Database } from '../src/db/client.js';
 import { openDatabase } from '../src/db/open-database.js';
 import { loadConfig } from '../src/config.js';
+import { parsePage } from '../src/db/keyset.js';
 import { createEventLogService } from '../src/modules/events/list.js';
 import { newestPosition } from '../src/modules/events/stored.js';
 import { createLessonService } from '../src/modules/lessons/service.js';
@@ -120,7 +121,7 @@ describe.each(DATABASES)('big tables on %s', (kind) => {
       const deep = Math.floor(all.length * 0.9);
       const cursor = Buffer.from(JSON.stringify([new Date(all[deep]!.createdAt).toISOString(), all[deep]!.id])).toString('base64url');
       let page: Awaited<ReturnType<typeof lessons.list>> | undefined;
-      const statement = await statementOf(/FROM "public"."Lesson" WHERE/, async () => (page = await lessons.list({ caller, limit: 20, cursor })));
+      const statement = await statementOf(/FROM "public"."Lesson" WHERE/, async () => (page = await lessons.list({ caller, page: parsePage({ limit: 20, cursor }, { limit: 'limit', cursor: 'cursor' }) })));
       expect(page!.items.map((l) => l.id)).toEqual(all.slice(deep + 1, deep + 21).map((l) => l.id));
       expect(page!.nextCursor).not.toBeNull();
       const { read } = await work(statement, 'Lesson');
@@ -148,7 +149,7 @@ describe.each(DATABASES)('big tables on %s', (kind) => {
     const cursorRow = at(N - deep);
     const cursor = Buffer.from(JSON.stringify([cursorRow.createdAt.toISOString(), cursorRow.id])).toString('base64url');
     let page: Awaited<ReturnType<typeof webhooks.deliveries>> | undefined;
-    const statement = await statementOf(/FROM "public"."WebhookDelivery" WHERE/, async () => (page = await webhooks.deliveries({ caller: admin, id: 'whk_list', limit: 20, cursor })));
+    const statement = await statementOf(/FROM "public"."WebhookDelivery" WHERE/, async () => (page = await webhooks.deliveries({ caller: admin, id: 'whk_list', page: parsePage({ limit: 20, cursor }, { limit: 'limit', cursor: 'cursor' }) })));
     expect(page!.items.map((d) => d.id)).toEqual(Array.from({ length: 20 }, (_, i) => at(N - deep - 1 - i).id));
     const { read } = await work(statement, 'WebhookDelivery');
     expect(read, JSON.stringify(statement)).toBeLessThanOrEqual(40);
@@ -169,7 +170,7 @@ describe.each(DATABASES)('big tables on %s', (kind) => {
       const cursor = row && Buffer.from(JSON.stringify([new Date(row.createdAt).toISOString(), row.id])).toString('base64url');
       let pages: Awaited<ReturnType<typeof lessons.publishedByAuthors>> | undefined;
       // Authors named twice are asked once (a dataloader may not dedupe across keys).
-      const statement = await statementOf(/FROM "Lesson"|FROM "public"."Lesson"/, async () => (pages = await lessons.publishedByAuthors({ authorIds: [...authors, authors[0]!], limit, cursor })));
+      const statement = await statementOf(/FROM "Lesson"|FROM "public"."Lesson"/, async () => (pages = await lessons.publishedByAuthors({ authorIds: [...authors, authors[0]!], page: parsePage({ limit, cursor }, { limit: 'limit', cursor: 'cursor' }) })));
       for (const [i, authorId] of authors.entries()) {
         const after = row ? expected[i]!.filter((l) => new Date(l.createdAt).getTime() < new Date(row.createdAt).getTime() || (new Date(l.createdAt).getTime() === new Date(row.createdAt).getTime() && l.id < row.id)) : expected[i]!;
         const page = pages!.get(authorId)!;

@@ -104,6 +104,23 @@ describe('loadConfig defaults', () => {
   });
 });
 
+describe('LOG_FORMAT', () => {
+  const env = { JWT_SECRET: SECRET };
+  const production = { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: PG };
+
+  it('is pretty by default at a terminal outside production, JSON otherwise', () => {
+    expect(loadConfig({ ...env, DATA_DIR: dataDir }, { terminal: true }).logFormat).toBe('pretty');
+    expect(loadConfig({ ...env, DATA_DIR: dataDir }, { terminal: false }).logFormat).toBe('json');
+    expect(loadConfig(production, { terminal: true }).logFormat).toBe('json');
+  });
+
+  it('takes json or pretty whatever stdout is, and names anything else', () => {
+    expect(loadConfig({ ...env, DATA_DIR: dataDir, LOG_FORMAT: 'json' }, { terminal: true }).logFormat).toBe('json');
+    expect(loadConfig({ ...production, LOG_FORMAT: 'pretty' }, { terminal: false }).logFormat).toBe('pretty');
+    expect(problemsOf({ LOG_FORMAT: 'xml' })).toEqual(['LOG_FORMAT: must be json or pretty']);
+  });
+});
+
 describe('loadConfig in production', () => {
   const production = { NODE_ENV: 'production', JWT_SECRET: SECRET, DATABASE_URL: PG };
 

@@ -199,7 +199,8 @@ describe('a database that stops answering (a proxy in front of PostgreSQL that s
     const proxy = await pausableProxy(Number(new URL(PG_ADMIN_URL).port || 5432));
     pool.defer(() => proxy.close());
     proxy.pause();
-    const child = spawnService({ NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir(), JWT_SECRET: SECRET, DATABASE_URL: throughPort(db.url, proxy.port) });
+    // At debug, so that the error is logged too (below it, the stderr line is all).
+    const child = spawnService({ NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir(), JWT_SECRET: SECRET, DATABASE_URL: throughPort(db.url, proxy.port), LOG_LEVEL: 'debug' });
     const exit = await exitWithin(child, 90_000);
     expect(exit).not.toBe('still running');
     expect(exit).toMatchObject({ code: 1 });

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createResponseCache } from '../src/modules/response-cache/index.js';
+import { prettyLine } from '../src/log-pretty.js';
 import { createLogger } from '../src/logger.js';
 import { client, type Client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -39,21 +40,22 @@ describe('request logging', () => {
     }
   });
 
+  // Health checks at debug (20): probes every few seconds would drown the log at info (30).
   it.each([
-    ['GET', '/healthz', 200],
-    ['GET', '/readyz', 200],
-    ['GET', '/api/content/docs', 200],
-    ['GET', '/api/no-such-route', 404],
-    ['POST', '/api/auth/login', 400],
-    ['HEAD', '/api/openapi.json', 200],
-    ['GET', '/api/v1/user/me', 403],
-    ['PUT', '/api/content/docs', 405],
-  ])('%s %s: one line with reqId, method, path, status, duration', async (method, path, status) => {
+    ['GET', '/healthz', 200, 20],
+    ['GET', '/readyz', 200, 20],
+    ['GET', '/api/content/docs', 200, 30],
+    ['GET', '/api/no-such-route', 404, 30],
+    ['POST', '/api/auth/login', 400, 30],
+    ['HEAD', '/api/openapi.json', 200, 30],
+    ['GET', '/api/v1/user/me', 403, 30],
+    ['PUT', '/api/content/docs', 405, 30],
+  ])('%s %s: one line with reqId, method, path, status, duration', async (method, path, status, level) => {
     const id = `log-${randomUUID()}`;
     const reply = await api.request(method, path, { headers: { 'x-request-id': id }, ...(method === 'POST' ? { body: '{' } : {}) });
     expect(reply.status).toBe(status);
     const line = await requestLine(id);
-    expect(line).toMatchObject({ reqId: id, method, path, status, msg: 'request', level: 30 });
+    expect(line).toMatchObject({ reqId: id, method, path, status, msg: 'request', level });
     expect(typeof line.ms).toBe('number');
     expect(line.ms as number).toBeGreaterThanOrEqual(0);
   });
@@ -230,6 +232,32 @@ describe('createLogger', () => {
     log.warn('shown');
     expect(text).not.toContain('hidden');
     expect(JSON.parse(text)).toMatchObject({ level: 40, msg: 'shown' });
+  });
+});
+
+describe('LOG_FORMAT=pretty', () => {
+  it('writes time, level, message and the other fields on one line, redacted as the JSON was', () => {
+    let text = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += prettyLine(chunk.toString());
+        done();
+      },
+    });
+    const log = createLogger('info', sink);
+    log.info({ method: 'GET', path: '/api/x', status: 200, ms: 1.234, token: 'tok-secret' }, 'request');
+    expect(text).toMatch(/^\d\d:\d\d:\d\d INFO {2}request method=GET path=\/api\/x status=200 ms=1\.2 token=\[redacted\]\n$/);
+  });
+
+  it('puts an error\'s stack on the lines below, and passes anything that is not JSON unchanged', () => {
+    const error = new Error('boom');
+    const line = prettyLine(JSON.stringify({ level: 50, time: Date.now(), msg: 'failed', err: { message: 'boom', stack: error.stack } }));
+    const [head, ...below] = line.trimEnd().split('\n');
+    expect(head).toMatch(/ ERROR failed$/);
+    expect(below[0]).toBe('  Error: boom');
+    expect(below.slice(1).every((l) => l.startsWith('      at '))).toBe(true);
+    expect(prettyLine('not json\n')).toBe('not json\n');
+    expect(prettyLine(JSON.stringify({ level: 40, time: 0, msg: 'slow' }), true)).toContain('\x1b[33mWARN');
   });
 });
 

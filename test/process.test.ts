@@ -1,12 +1,16 @@
 // The real process, as `npm start` runs it: bad configuration, production mode, graceful
 // shutdown. Every child is killed in afterAll if a test left it running.
+import { spawn as spawnProcess, spawnSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startBanner } from '../src/banner.js';
+import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { client } from './support/http.js';
 import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
 import { createPgDatabase } from './support/server.js';
-import { freePort } from './support/wait.js';
+import { freePort, waitFor } from './support/wait.js';
 
 /** Generous: a first start creates the database and runs every migration. */
 const START_DEADLINE_MS = 60_000;
@@ -68,12 +72,15 @@ describe('bad configuration', () => {
   it('an unreachable database: exits non-zero, saying why', SLOW, async () => {
     // A port nothing listens on: connecting is refused at once.
     const port = await freePort();
+    // At debug the error is logged too, with its stack; stderr still has its one line.
     const child = spawnService({
-      DATA_DIR: await tempDir(), PORT: '0', JWT_SECRET: SECRET, DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/nothing`,
+      DATA_DIR: await tempDir(), PORT: '0', JWT_SECRET: SECRET, DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/nothing`, LOG_LEVEL: 'debug',
     });
     expect((await child.exited).code).not.toBe(0);
     expect(stderrLines(child).some((l) => l.startsWith('startup: '))).toBe(true);
+    expect(stderrLines(child)).toHaveLength(1);
     expect(logLines(child).some((l) => l.msg === 'could not start' && l.level === 60)).toBe(true);
+    expect(logLines(child).find((l) => l.msg === 'could not start')).toMatchObject({ err: { stack: expect.stringContaining('\n    at ') } });
   });
 
   it('a port in use: exits non-zero with one line naming PORT, and nothing else on stderr', SLOW, async () => {
@@ -87,6 +94,9 @@ describe('bad configuration', () => {
       expect(stderrLines(child)).toEqual([`config: PORT: 127.0.0.1:${port} is already in use by another process`]);
       // Said at once, before the database was migrated and seeded (it was said after).
       expect(logLines(child).map((line) => line.msg)).not.toContain('migrations applied');
+      // Below debug, that line is all: no log line about it, no stack.
+      expect(logLines(child).map((line) => line.msg)).not.toContain('could not start');
+      expect(child.output()).not.toMatch(/\n\s+at /);
     } finally {
       taken.close();
     }
@@ -130,6 +140,10 @@ describe('production', () => {
       expect(registered.status).toBe(201);
       expect((await api.get('/api/v1/user/me', { token: registered.body.token })).status).toBe(200);
 
+      // At info, requests are logged but health checks are not (they are at debug).
+      const requests = logLines(child).filter((l) => l.msg === 'request');
+      expect(requests.some((l) => l.path === '/api/content/docs')).toBe(true);
+      expect(requests.filter((l) => l.path === '/readyz' || l.path === '/healthz')).toEqual([]);
       // JWT_SECRET is given: nothing is written to DATA_DIR.
       expect(await readdir(dataDir)).toEqual([]);
       expect(logLines(child).some((l) => l.msg === 'seeded demo data')).toBe(false);
@@ -161,6 +175,9 @@ describe('graceful shutdown (PGlite)', () => {
     }
     expect(await first.exited).toEqual({ code: 0, signal: null });
     const firstLogs = logLines(first);
+    // stdout is a pipe: JSON lines only, no banner.
+    expect(first.stdout().split('\n').filter(Boolean).every((line) => line.startsWith('{'))).toBe(true);
+    expect(first.stdout()).not.toContain('Learnstream is running');
     expect(firstLogs.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM')).toBe(true);
     expect(firstLogs.some((l) => l.msg === 'stopped')).toBe(true);
 
@@ -219,6 +236,48 @@ describe('graceful shutdown (PGlite)', () => {
       expect(await child.exited).toEqual({ code: 0, signal: null });
     } finally {
       socket.destroy();
+    }
+  });
+});
+
+describe('at a terminal', () => {
+  const admin = DEMO_ACCOUNTS.find((account) => account.role === 'ADMIN')!;
+
+  it('the banner names the URL, the pages, the demo sign-in and how to reset the embedded data', () => {
+    const banner = startBanner({ seed: true, production: false, databaseUrl: undefined, dataDir: '/tmp/my data' }, 'http://127.0.0.1:4000');
+    for (const page of ['/', '/reference', '/graphql', '/console']) expect(banner).toContain(`http://127.0.0.1:4000${page} `);
+    expect(banner).toContain(`${admin.email} / ${admin.password}`);
+    expect(banner).toContain("rm -rf '/tmp/my data'");
+    // No demo data, no embedded database: neither is mentioned.
+    const plain = startBanner({ seed: false, production: true, databaseUrl: 'postgresql://db/x', dataDir: '/tmp/x' }, 'http://[::1]:4000');
+    expect(plain).toContain('http://[::1]:4000/reference');
+    expect(plain).not.toContain(admin.password);
+    expect(plain).not.toContain('rm -rf');
+  });
+
+  // util-linux's `script` gives the process a pseudo-terminal, as a person's shell would.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.runIf(hasScript)('npm start prints the banner once it listens, and pretty log lines', SLOW, async () => {
+    const command = [process.execPath, 'dist/main.js'].map((part) => `'${part}'`).join(' ');
+    const proc = spawnProcess('script', ['-qfec', command, '/dev/null'], {
+      cwd: resolve(import.meta.dirname, '..'),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'development', PORT: '0', DATA_DIR: await pool.migratedDataDir() },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const closed = new Promise((done) => proc.on('close', done));
+    try {
+      await waitFor('the banner', () => out.includes('Demo sign-in'), START_DEADLINE_MS);
+      expect(out).toContain('Learnstream is running at http://127.0.0.1:');
+      expect(out).toContain(`${admin.email} / ${admin.password}`);
+      // Pretty lines, not JSON: "12:00:00 INFO  listening url=…".
+      expect(out).toMatch(/\d\d:\d\d:\d\d .*INFO .* listening/);
+      expect(out).not.toMatch(/^\{"level"/m);
+    } finally {
+      process.kill(-proc.pid!, 'SIGTERM');
+      await closed;
     }
   });
 });

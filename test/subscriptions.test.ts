@@ -328,12 +328,16 @@ describe('Subscription.events on PostgreSQL', () => {
       // Probe with user.updated (the filter lets it through).
       const deadline = Date.now() + DEADLINE_MS;
       let probe: Ev | undefined;
+      let probes = 0;
       for (let i = 0; !probe; i++) {
         expect((await h.api.patch('/api/v1/user/me', { name: `Grace probe ${i}` }, { token: h.grace })).status).toBe(200);
+        probes++;
         await new Promise((resolve) => setTimeout(resolve, 100));
         probe = sub.events.find((e) => e.event === 'user.updated');
         if (Date.now() > deadline) throw new Error('no probe');
       }
+      // Every probe's event, not only the first, has arrived before the count starts.
+      await sub.until((es) => es.filter((e) => e.event === 'user.updated').length >= probes, 'every probe');
       const startAt = sub.events.length;
       const count = async () => (await sql<{ n: number }>(h.server, 'SELECT count(*)::int AS n FROM "Event"'))[0]!.n;
       const before = await count();

@@ -1,8 +1,7 @@
-// The client's GraphQL operations. GraphQL Code Generator (codegen.ts, `npm run generate:client`)
-// reads the graphql(`…`) calls in this file and types each document's result and variables
-// against schema.graphql into ./generated/ (committed; CI fails when it is stale). Documents are
-// plain strings at run time (codegen's `documentMode: 'string'`), so the client needs no GraphQL
-// parser. Pass any of them, or your own typed document, to `client.query`.
+// The client's GraphQL operations. GraphQL Code Generator (`npm run generate:client`) types each
+// graphql(`…`) call here against schema.graphql into ./generated/ (committed; CI fails when stale).
+// Documents are plain strings at run time, so the client needs no GraphQL parser. Pass any of them,
+// or your own typed document, to `client.query`.
 import { graphql } from './generated/index.js';
 
 export const MeDocument = graphql(`

@@ -1,8 +1,7 @@
-// The client's typed errors. One base class, LearningApiError, for every refusal the API sends,
-// REST or GraphQL; a few subclasses for what callers branch on (auth, not found, validation,
-// conflict, rate limit). `status` is always the HTTP status a REST call would have had, so
-// code can check `status` without caring which transport raised it; `code` keeps the transport's
-// own vocabulary: the contract's numeric code for REST, `extensions.code` (a string) for GraphQL.
+// The client's typed errors: LearningApiError for every refusal, REST or GraphQL, and subclasses for
+// what callers branch on (auth, not found, validation, conflict, rate limit). `status` is always the
+// HTTP status a REST call would have had, whatever the transport; `code` keeps the transport's own
+// vocabulary (the contract's numeric code for REST, `extensions.code` for GraphQL).
 
 /** One entry of a GraphQL response's `errors`, as the server sends it. */
 export interface GraphQLErrorItem {

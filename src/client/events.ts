@@ -1,17 +1,7 @@
-// The live event stream: `for await (const event of client.events())` over the GraphQL
-// subscription `events(types, after)`, served as Server-Sent Events (graphql-sse's client, one
-// HTTP request per connection, its own retries off). The stream remembers the id of the last
-// event it handed out; when a connection drops (network, server restart, a 5xx or a 429) it
-// connects again with `after: <that id>`, and the server replays what was committed meanwhile
-// before going live, so the caller sees every event once, in order, across reconnects.
-// GraphQL errors (a bad `types` name, an expired `after`, a revoked key) end the stream with a
-// typed error: reconnecting would not fix them. SUBSCRIBER_TOO_SLOW (the server let go of a
-// subscriber that fell too far behind) is the exception: it is a reconnect after the last event.
-// `break`, `return()`, `close()` or the signal close the connection.
-// The caller's pace reaches the server: the stream reads the SSE body only while fewer than
-// HIGH_WATER events wait to be handed out, so a caller that stops asking leaves the rest in the
-// server's bounded buffer (which ends it as too slow, and the stream resumes) instead of piling
-// them up in the caller's memory.
+// The live event stream: `for await (const event of client.events())` over the GraphQL subscription
+// `events(types, after)` as Server-Sent Events (graphql-sse's client, its own retries off), resumed
+// after the last event handed out whenever a connection drops, so the caller sees every event once,
+// in order, across reconnects.
 import { createClient, NetworkError, type ExecutionResult } from 'graphql-sse';
 import { EventsDocument } from './documents.js';
 import { graphQLError, LearningApiError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
@@ -43,7 +33,11 @@ const SUBSCRIBER_TOO_SLOW = 'SUBSCRIBER_TOO_SLOW';
 /** Events waiting to be handed out before the stream stops reading the connection. */
 const HIGH_WATER = 100;
 
-/** Lets the SSE body be read, or holds its reading while the caller has HIGH_WATER events waiting. */
+/**
+ * Lets the SSE body be read, or holds its reading while the caller has HIGH_WATER events waiting:
+ * a caller that stops asking leaves the rest in the server's bounded buffer (which ends it as too
+ * slow, and the stream resumes) instead of piling them up in the caller's memory.
+ */
 class Valve {
   private opened: Promise<void> = Promise.resolve();
   private release: (() => void) | undefined;
@@ -138,7 +132,13 @@ function openConnection(
   };
 }
 
-/** A live event stream: an async iterator that reconnects by itself. */
+/**
+ * A live event stream: an async iterator that reconnects by itself. A dropped connection (network,
+ * server restart, a 5xx or a 429) reconnects with `after: <last id>`, and the server replays what
+ * committed meanwhile. GraphQL errors (a bad `types` name, an expired `after`, a revoked key) end it
+ * with a typed error, except SUBSCRIBER_TOO_SLOW, which is a reconnect. `break`, `return()`,
+ * `close()` or the signal close the connection.
+ */
 export class EventStream implements AsyncIterableIterator<LearningEvent> {
   /** The id of the last event handed out (or the `after` it started from): where a reconnect resumes. */
   lastEventId: string | undefined;

@@ -1,9 +1,7 @@
-// The Learnstream client library: the entry of the @learnstream/client package
-// (`npm run pack:client`, built by scripts/pack-client.ts from src/client/package.json).
-// A typed client of the REST API (types generated from openapi.json by openapi-typescript into
-// ./generated/openapi.ts), GraphQL operations typed by GraphQL Code Generator (./generated, committed),
-// the live event stream over SSE with resume-after-reconnect, and webhook signature checks.
-// Nothing here imports the server: the client runs with fetch, graphql-sse and standardwebhooks.
+// The Learnstream client library, the entry of the @learnstream/client package (built by
+// scripts/pack-client.ts): the typed REST client, typed GraphQL operations, the live event stream
+// and webhook signature checks. Nothing here imports the server: the client runs with fetch,
+// graphql-sse and standardwebhooks.
 export { LearningClient, type LearningClientOptions, type LessonConnection, type TypedDocument } from './client.js';
 export {
   AuthenticationError,

@@ -1,11 +1,5 @@
 // The client's one way onto the network: builds the URL and headers, sends with the injected
 // fetch, retries what is safe to retry, and turns refusals into typed errors.
-//
-// Retries: a 429 is a request the server refused without acting on it, so it is replayed
-// whatever its method, after the response's Retry-After (unless retryOnRateLimit is false, the
-// retries are spent, or the wait would exceed maxRetryDelayMs: then RateLimitError at once). A
-// 503 with Retry-After is replayed for GET only, since a write may have been cut off half-way.
-// Nothing else is ever retried.
 import { graphQLError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -120,6 +114,9 @@ export class Transport {
   /**
    * How long to wait before replaying a refused request, or undefined when it must not be
    * replayed (not retryable, retries spent or off, or the wait would be longer than allowed).
+   * A 429 was refused without being acted on, so it is replayed whatever its method, after its
+   * Retry-After; a 503 with Retry-After is replayed for GET only, since a write may have been cut
+   * off half-way. Nothing else is retried.
    */
   retryDelayMs(response: Response, method: string, attempt: number): number | undefined {
     if (attempt >= this.maxRetries) return undefined;

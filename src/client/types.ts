@@ -1,11 +1,7 @@
-// The REST shapes, named from ./generated/openapi.ts: openapi-typescript generates that file from
-// the OpenAPI document the service serves (`npm run generate`; CI fails when it is stale), and the
-// document is built from the zod schemas the server validates its input and responses with. So
-// these types cannot drift from the server, and the client still imports nothing of it.
-// Written here by hand are only the options of the client's own calls (pages, filters, the event
-// stream's subject fields): they take what is handy in code (numbers, Dates) and the client turns
-// them into the query string. Times are the ISO 8601 strings the API sends (UTC); `joined` is
-// `YYYY-MM-DD`.
+// The REST shapes, named from ./generated/openapi.ts, which is generated from the OpenAPI document
+// built from the server's zod schemas: they cannot drift from the server, and the client imports
+// nothing of it. Only the options of the client's own calls are written by hand (they take numbers
+// and Dates). Times are the ISO 8601 UTC strings the API sends; `joined` is `YYYY-MM-DD`.
 import type { operations, webhooks } from './generated/openapi.js';
 
 /** The operations of the REST API, by `operationId` (as openapi.json names them). */

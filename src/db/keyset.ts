@@ -7,16 +7,16 @@ import { isId } from '../ids.js';
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-export interface PageOptions {
-  limit?: number;
-  cursor?: string;
-  /** How the input fields are named to the client, for error messages. */
-  fieldNames?: { limit: string; cursor: string };
-}
-
-interface Keyed {
+/** The row a keyset page starts after: the last row of the page before it. */
+export interface Keyed {
   createdAt: Date;
   id: string;
+}
+
+/** A page as the services take it, checked: its size and the row it starts after (none: the first page). */
+export interface PageRequest {
+  limit: number;
+  after?: Keyed;
 }
 
 export const encodeCursor = (row: Keyed) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
@@ -46,28 +46,24 @@ function decodeCursor(cursor: string, field: string): Keyed {
 }
 
 /**
- * Validates the page options (400 naming the field) and gives the page size and the row the page
- * starts after: for the queries that seek in SQL of their own rather than through keysetQuery.
+ * A page as a client asks for it (`limit`, the `cursor` a previous page gave), checked at the edge:
+ * a 400 names the field as that transport calls it (`query.limit` on REST, `first` on GraphQL).
  */
-export function keysetBounds({ limit = DEFAULT_PAGE_SIZE, cursor, fieldNames = { limit: 'limit', cursor: 'cursor' } }: PageOptions) {
+export function parsePage({ limit = DEFAULT_PAGE_SIZE, cursor }: { limit?: number; cursor?: string }, fields: { limit: string; cursor: string }): PageRequest {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw badInput(fieldNames.limit, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    throw badInput(fields.limit, `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
-  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, fieldNames.cursor) };
+  return cursor === undefined ? { limit } : { limit, after: decodeCursor(cursor, fields.cursor) };
 }
 
 /**
- * Validates the page options (400 naming the field) and gives the query's seek, order and size.
- *
- * The seek is `(createdAt, id) < cursor` spelt as Prisma can: `createdAt < c OR (createdAt = c AND
- * id < i)`. PostgreSQL cannot enter a (createdAt, id) index at an OR, so it only filtered with it:
- * the page 90 % deep into 200,000 lessons read and threw away the 180,000 rows before the cursor.
- * The redundant `createdAt <= c` beside it is a bound the index is entered at; the OR is then left
- * with the rows of the cursor's own millisecond. Queries that seek in SQL of their own need the
- * same (a row comparison, `("createdAt", id) < (c, i)`, is one too).
+ * A page's seek, order and size for a Prisma query. The seek is `(createdAt, id) < cursor` spelt as
+ * Prisma can: `createdAt < c OR (createdAt = c AND id < i)`. PostgreSQL cannot enter a (createdAt,
+ * id) index at an OR, so the redundant `createdAt <= c` beside it is the bound the index is entered
+ * at; the OR is then left with the rows of the cursor's own millisecond. Queries that seek in SQL of
+ * their own need the same (a row comparison, `("createdAt", id) < (c, i)`, is one too).
  */
-export function keysetQuery(options: PageOptions) {
-  const { limit, after } = keysetBounds(options);
+export function keysetSeek({ limit, after }: PageRequest) {
   return {
     limit,
     seek: after
@@ -79,7 +75,7 @@ export function keysetQuery(options: PageOptions) {
   };
 }
 
-/** The page of `rows` (fetched with keysetQuery's take) and the cursor of the next one. */
+/** The page of `rows` (fetched with keysetSeek's take) and the cursor of the next one. */
 export function keysetPage<T extends Keyed>(rows: T[], limit: number) {
   const hasMore = rows.length > limit;
   const items = hasMore ? rows.slice(0, limit) : rows;

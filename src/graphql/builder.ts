@@ -61,8 +61,8 @@ export const builder = new SchemaBuilder<{
 /**
  * As input, an instant exactly as REST takes one (src/dates.ts: a date or a UTC date-time, checked
  * as written, no offsets), read as a ClientInstant: its Date is the first whole millisecond at or
- * after it, as REST reads a bound, and its text as sent goes to the services REST calls, so digits
- * past the millisecond count the same on both (a plain Date dropped them).
+ * after it, as REST reads a bound, and its text as sent goes to the services, so digits past the
+ * millisecond count the same on both transports.
  */
 const NOT_AN_INSTANT = 'DateTime: must be an ISO 8601 date or date-time in UTC (YYYY-MM-DD or …Z)';
 builder.scalarType('DateTime', {
@@ -72,9 +72,8 @@ builder.scalarType('DateTime', {
     if (!isInstant(value)) throw new AppError('BAD_USER_INPUT', NOT_AN_INSTANT);
     return new ClientInstant(value);
   },
-  // Written in the document: the same rule and answer as a variable. graphql-js's default read it
-  // through parseValue and reported GRAPHQL_VALIDATION_FAILED, `Expected value of type "DateTime"…`.
-  // A GraphQLError thrown here is reported as it is.
+  // Written in the document: the same rule and answer as a variable (graphql-js's default would
+  // report GRAPHQL_VALIDATION_FAILED). A GraphQLError thrown here is reported as it is.
   parseLiteral: (node) => {
     const value = node.kind === Kind.STRING ? node.value : undefined;
     if (!isInstant(value)) throw new GraphQLError(NOT_AN_INSTANT, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } });

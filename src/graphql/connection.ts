@@ -1,7 +1,7 @@
 // Relay connections over the services' keyset pages, and GraphQL input clean-up, shared by the
 // modules' schema files.
 import { AppError } from '../errors.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../db/keyset.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parsePage, type PageRequest } from '../db/keyset.js';
 
 export interface ForwardArgs {
   first?: number | null;
@@ -19,30 +19,25 @@ export const pageCost =
   (defaultSize = DEFAULT_PAGE_SIZE, maxSize = MAX_PAGE_SIZE) =>
   (args: { first?: number | null }) => ({ field: 1, multiplier: Math.min(Math.max(args.first ?? defaultSize, 0), maxSize) });
 
-/** What a service's keyset page takes; the field names are the GraphQL argument names. */
-export interface PageRequest {
-  limit?: number;
-  cursor?: string;
-  fieldNames: { limit: string; cursor: string };
+/** A forward page as the client asked for it: `first` and `after`, absent when not given. */
+export interface ForwardPage {
+  first?: number;
+  after?: string;
 }
 
 /**
- * A forward-only Relay connection: `first`/`after` go to the service's page, `last`/`before` are
- * refused. Each edge's cursor is the service's cursor for that node.
+ * A forward-only Relay connection: `first`/`after` go to `loadPage`, `last`/`before` are refused.
+ * Each edge's cursor is `cursorOf` its node.
  */
 export async function forwardConnection<T>(
   args: ForwardArgs,
-  loadPage: (request: PageRequest) => Promise<{ items: T[]; hasMore: boolean }>,
+  loadPage: (page: ForwardPage) => Promise<{ items: T[]; hasMore: boolean }>,
   cursorOf: (node: T) => string,
 ) {
   if (args.last != null || args.before != null) {
     throw new AppError('BAD_USER_INPUT', 'last/before: only forward pagination (first/after) is supported');
   }
-  const page = await loadPage({
-    limit: args.first ?? undefined,
-    cursor: args.after ?? undefined,
-    fieldNames: { limit: 'first', cursor: 'after' },
-  });
+  const page = await loadPage({ first: args.first ?? undefined, after: args.after ?? undefined });
   const edges = page.items.map((node) => ({ cursor: cursorOf(node), node }));
   return {
     edges,
@@ -54,6 +49,16 @@ export async function forwardConnection<T>(
     },
   };
 }
+
+/**
+ * A forwardConnection over a keyset list (src/db/keyset.ts): `first` and `after` are checked here,
+ * a 400 naming them, and `loadPage` gets the checked page.
+ */
+export const keysetConnection = <T>(
+  args: ForwardArgs,
+  loadPage: (page: PageRequest) => Promise<{ items: T[]; hasMore: boolean }>,
+  cursorOf: (node: T) => string,
+) => forwardConnection(args, ({ first, after }) => loadPage(parsePage({ limit: first, cursor: after }, { limit: 'first', cursor: 'after' })), cursorOf);
 
 /**
  * GraphQL input objects give null for "not given"; the services want those fields absent. The

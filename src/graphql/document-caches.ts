@@ -1,11 +1,7 @@
-// What the GraphQL server keeps of the documents clients send, bounded by size as well as by
-// count. Yoga's defaults are 1,024 parsed documents, 1,024 parse errors and 1,000 persisted
-// queries, whatever their size: twenty distinct 1 MB documents (`{ docs { id slug slug … } }`)
-// kept 97 MB each of parsed AST (1.9 GB for twenty requests any anonymous client could send), and
-// a document padded with a 1 MB comment kept its 1 MB text as a cache key. Now a document of more
-// than MAX_DOCUMENT_TOKENS is refused before it is parsed whole (src/graphql/use-no-nul.ts), and
-// each cache is an lru-cache with a budget in (estimated) bytes: its keys' text and, for parsed
-// documents, about half a kilobyte a token.
+// What the GraphQL server keeps of the documents clients send: parsed documents, parse errors and
+// persisted queries, each an lru-cache bounded in estimated bytes as well as by count, so that a
+// few large documents from an anonymous client cannot fill the heap. A document of more than
+// MAX_DOCUMENT_TOKENS is refused as it is parsed (src/graphql/use-no-nul.ts).
 import type { DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 
@@ -14,7 +10,7 @@ export const MAX_DOCUMENT_TOKENS = 1_000;
 /** Yoga's own: an hour for parsed documents and errors; 36 s for persisted queries. */
 const PARSED_TTL_MS = 3_600_000;
 const PERSISTED_TTL_MS = 36_000;
-/** A parsed token with its node and location, measured: ~0.5 kB. */
+/** The estimated size of a parsed token with its node and location. */
 const BYTES_A_TOKEN = 512;
 const MB = 1_000_000;
 

@@ -20,13 +20,9 @@ type Hook = (payload: never) => unknown;
 
 /**
  * `plugin` (and the plugins it adds itself), with its per-request hooks called only for requests
- * that `applies` accepts; the others go by as if it were not there. The hooks that set it up
- * (onYogaInit, onSchemaChange…) are its own.
- *
- * For a plugin whose option `enabled` says the same, that is not the same thing: a disabled
- * request still runs the plugin's hooks up to where they ask. Yoga's response cache does its
- * bookkeeping for every request before asking, in WeakMaps by request and by context, and Node
- * 20's V8 clears those entries only in a full collection (see src/http/plugins/attachment.ts).
+ * that `applies` accepts; its set-up hooks (onYogaInit, onSchemaChange…) are its own. Unlike a
+ * plugin's own `enabled` option, a skipped request runs none of its hooks: Yoga's response cache
+ * records every request in WeakMaps before asking, which V8 clears only in a full collection.
  */
 export function forRequests<P extends object>(applies: (request: Request) => boolean, plugin: P): P {
   const gated: Record<string, unknown> = {};

@@ -1,17 +1,7 @@
-// graphql-sse on /graphql/stream (both its modes), with backpressure and with its refusals given
-// codes (codedRefusal). graphql-sse's handler pulls
-// every operation's results as fast as they come and queues each one, serialised, in an array
-// per stream until the response reads it (graphql-sse 2.6 `createStream`): a client that stops
-// reading grows that array without bound, and our event stream never sees it fall behind.
-// Its `onNext` hook is awaited before each result is queued, so here it waits while the stream's
-// node response is full (`writableNeedDrain`): the results stay unpulled in the event stream,
-// where SUBSCRIPTION_BUFFER bounds them (docs/events.md, "Bounded subscribers").
-// Reservations (single-connection mode's PUT) are kept by graphql-sse until their stream connects
-// and closes, with no end of their own: each one that never connected held ~2.2 kB for the life of
-// the process, and graphql-sse takes operations for it before its GET ("flushed on connect"),
-// queueing every result for a stream that may never come. So a reservation is ended when no
-// stream has connected to it within SSE_RESERVATION_TTL, and until one does, its operations'
-// results wait in the event stream as a paused reader's do.
+// graphql-sse on /graphql/stream (both its modes), with backpressure and coded refusals. Its
+// handler queues every result until the response reads it, so onNext waits while the stream's
+// node response is full: results stay in the event stream, bounded by SUBSCRIPTION_BUFFER. A
+// reservation (single-connection PUT) no stream connects to within SSE_RESERVATION_TTL is ended.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphql';
 import { isAsyncIterable, mapAsyncIterator, type FetchAPI, type Plugin, type YogaServer } from 'graphql-yoga';
@@ -131,17 +121,11 @@ function errorResult(error: unknown, log: Logger): ExecutionResult {
 }
 
 /**
- * Runs a graphql-sse operation through Yoga's envelop pipeline, as Yoga's own graphql-sse plugin
- * (@graphql-yoga/plugin-graphql-sse) does, with what that plugin left to graphql-sse, whose
- * handler (by its documentation) treats an error thrown from onSubscribe or from a stream as an
- * internal error of ours:
- * - a syntax error was thrown: the client got a 500 whose body was the stack trace;
- * - a result of errors alone (a validation error, a subscription refused before it starts) is
- *   not an ExecutionResult to graphql-sse, which wants `data` among its keys: it was read as
- *   execution arguments, and answered `400 Unable to detect operation AST`;
- * - an error from a running subscription (its credential revoked: src/modules/events/service.ts)
- *   was thrown into the response body, unhandled: **it stopped the process**.
- * Each is now a result, sent as `next` (then `complete`) as Yoga sends it on /graphql.
+ * Runs a graphql-sse operation through Yoga's envelop pipeline, as @graphql-yoga/plugin-graphql-sse
+ * does. graphql-sse treats anything thrown from onSubscribe or from a stream as our internal error
+ * (a 500 with the stack, or an unhandled error that stops the process), and a result without `data`
+ * as execution arguments; so syntax errors, errors-only results and errors from a running
+ * subscription (a revoked credential) are each a result, sent as `next` then `complete`.
  */
 async function runOperation(yoga: Pick<YogaServer<NodeServerContext, object>, 'getEnveloped'>, context: Record<string, unknown> & { request: Request; params: RequestParams }, log: Logger): Promise<Results> {
   const { params } = context;
@@ -186,9 +170,9 @@ export function useGraphQLSSEWithBackpressure(endpoint: string, { reservationTtl
     });
   }
 
-  // Its refusals get their codes as it hands them over: only its own responses are looked at
-  // (an onResponse hook would cost every request of every path its payload, 1.2 kB measured).
-  // A reservation's token is what its 201 says (graphql-sse makes it, or takes the client's).
+  // Its refusals get their codes as it hands them over: only its own responses are looked at, not
+  // every request's (as an onResponse hook would). A reservation's token is what its 201 says
+  // (graphql-sse makes it, or takes the client's).
   const answer = async (response: Response, request: Request, fetchAPI: FetchAPI): Promise<Response> => {
     if (response.status >= 400) return codedRefusal(response, fetchAPI.Response);
     if (request.method !== 'PUT' || response.status !== 201) return response;

@@ -1,14 +1,7 @@
-// Subscriptions over SSE on /graphql (graphql-sse's distinct connections mode), written the way
-// Yoga's own SSE result processor writes them (the same headers, a ping first and every 12 s, one
-// `event: next` per result, `event: complete` at the end, the connection cut if the stream
-// fails), with less machinery per result: the response body is a node Readable that pulls one
-// result when the socket wants more and pushes it as one buffer. Yoga's processor goes through a
-// web ReadableStream (a controller, promise helpers and two encoded chunks concatenated per
-// result); at 10,000 subscribers that was most of the garbage the service made per event
-// (measured by bench/subscriptions.ts: docs/benchmarks.md).
-//
-// Results that many subscribers share (src/modules/events/shared-execution.ts) are serialised
-// once: the frame is remembered by the result object.
+// Subscriptions over SSE on /graphql (graphql-sse's distinct connections mode), written as Yoga's
+// own SSE processor writes them (same headers, pings every 12 s, `next` and `complete` events) but
+// from a node Readable that pulls one result when the socket wants more and pushes it as one buffer,
+// with no web stream per result. A result shared by many subscribers is serialised once.
 import { Readable } from 'node:stream';
 import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';

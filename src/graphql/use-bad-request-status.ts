@@ -1,19 +1,5 @@
 // A GraphQL request that is not well-formed is HTTP 400 in GraphQL's shape, whatever the Accept
-// header, and never an unexpected error:
-// - no query string, `variables` or `extensions` of the wrong type, an unusable persisted-query
-//   extension: Yoga answers those with 200 under `application/json` (it marks them `http.spec`);
-//   a client, a proxy or a dashboard that only sees the status would count them as successes.
-//   Validation errors keep GraphQL over HTTP's 200 there;
-// - `variables` or `extensions` in a GET's URL that are not JSON: Yoga's parser lets JSON.parse's
-//   SyntaxError through, which would be masked as `Unexpected error.`;
-// - a JSON body naming a key twice in one object (`{"query": "…", "query": "…"}`): JSON.parse keeps
-//   the last, another parser (a proxy, a log) the first, so they would read different requests.
-//   REST bodies are refused the same way (src/http/body.ts);
-// - a persisted-query extension that is not Apollo's `{version: 1, sha256Hash: "<string>"}`: Yoga's
-//   APQ plugin ignores it, so a client would run without the persisted query it thinks it set.
-// A POST whose body is not JSON never gets here: it is 415 in the contract's shape
-// (src/http/plugins/use-input-encoding.ts), and so is anything else none of Yoga's parsers reads.
-// And variables that cannot be used get a code (withRequestErrorCodes).
+// header, and never an unexpected error; variables that cannot be used get a code too.
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { duplicateKey, JSON_MEDIA_TYPE } from '../http/body.js';
@@ -35,7 +21,7 @@ const notJson = (error: unknown): never => {
 
 const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 
-/** Why the parameters of one operation are refused (see above), or undefined. */
+/** Why the parameters of one operation are refused (see useBadRequestStatus), or undefined. */
 function paramsProblem(params: GraphQLParams): string | undefined {
   const persisted: unknown = params.extensions?.persistedQuery;
   if (persisted === undefined) return undefined;
@@ -82,6 +68,16 @@ export function withRequestErrorCodes(result: ExecutionResult): ExecutionResult 
   return { ...result, errors };
 }
 
+/**
+ * 400 for what a status-only observer would otherwise count as a success or a crash:
+ * - no query, `variables` or `extensions` of the wrong type (Yoga answers 200 under application/json);
+ * - `variables` or `extensions` in a GET's URL that are not JSON (else a masked SyntaxError);
+ * - a JSON body naming a key twice in one object: parsers disagree on which one counts (REST
+ *   refuses it too, src/http/body.ts);
+ * - a persisted-query extension that is not Apollo's `{version: 1, sha256Hash}`: Yoga would ignore it.
+ * Validation errors keep GraphQL over HTTP's 200 under application/json. A POST body no parser
+ * reads is the contract's 415 (src/http/plugins/use-input-encoding.ts).
+ */
 export function useBadRequestStatus(): Plugin<object, Partial<NodeServerContext>> {
   return {
     onRequestParse({ request, requestParser, setRequestParser, serverContext, endResponse, fetchAPI }) {

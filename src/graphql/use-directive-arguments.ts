@@ -1,12 +1,5 @@
 // Bad arguments to directives are BAD_USER_INPUT, HTTP 400, like any other bad input, on every
-// transport, and nothing runs:
-// - @stream's initialCount must be an integer of at least 0: its type (`Int = 0`) lets a negative
-//   one or null through, and the executor then fails an invariant, an unexpected error;
-// - what validation finds wrong in a directive's arguments (a value of the wrong type such as
-//   `@defer(if: null)`, an argument unknown, missing or named twice, a variable of the wrong type)
-//   gets that code instead of GRAPHQL_VALIDATION_FAILED, and 400 under application/json too;
-// - a variable's value is checked as the operation is about to run: `if: $b` given null for a
-//   variable with a default passes validation, and graphql-js's error for it has no code.
+// transport, and nothing runs.
 import {
   BREAK,
   getDirectiveValues,
@@ -155,6 +148,14 @@ function refuseVariables(args: ExecutionArgs): ExecutionResult | undefined {
   return undefined;
 }
 
+/**
+ * - @stream's initialCount must be an integer of at least 0 (its type lets a negative one or null
+ *   through, and the executor then fails an invariant);
+ * - validation errors in a directive's arguments (`@defer(if: null)`, unknown, missing or repeated
+ *   arguments, variables of the wrong type) get this code, and 400 under application/json too;
+ * - variables are checked as the operation runs: `if: $b` given null passes validation, and
+ *   graphql-js's error for it has no code.
+ */
 export function useDirectiveArguments(): Plugin {
   return {
     onValidate({ addValidationRule, params }) {

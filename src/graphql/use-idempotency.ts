@@ -8,13 +8,10 @@ import { getOperationAST, Kind, OperationTypeNode, parse, type DocumentNode, typ
 import type { Plugin } from 'graphql-yoga';
 import { attachment } from '../http/plugins/attachment.js';
 import { requestContextOf, type NodeServerContext } from '../http/plugins/server-context.js';
+import { KEY_POLICIES, keyPolicyOf } from '../modules/idempotency/policy.js';
 import { fingerprintOf, parseIdempotencyKey, type Claim } from '../modules/idempotency/store.js';
 import { refusalResponse } from './errors.js';
 
-/** Mutations whose results hold tokens: never keyed (as REST's /api/auth/* routes). */
-const TOKEN_MUTATIONS = ['login', 'register', 'refreshToken', 'logout'];
-/** Mutations whose results show a secret once: never stored; the key sent again is 409 (as REST's `showsSecret`). */
-const SECRET_MUTATIONS = ['createApiKey', 'createWebhook', 'rotateWebhookSecret'];
 
 const claims = attachment<Request, { claim: Claim; secret: boolean } | null>('idempotency claim');
 
@@ -47,7 +44,7 @@ function rootFields(document: DocumentNode, set: SelectionSetNode, spread: Set<s
 
 export function useIdempotency({ path, schema }: { path: string; schema: GraphQLSchema }): Plugin<object, NodeServerContext> {
   const mutations = schema.getMutationType()?.getFields() ?? {};
-  for (const name of [...TOKEN_MUTATIONS, ...SECRET_MUTATIONS]) {
+  for (const name of Object.keys(KEY_POLICIES)) {
     if (!mutations[name]) throw new Error(`useIdempotency: Mutation.${name} is not in the schema`);
   }
   return {
@@ -61,7 +58,7 @@ export function useIdempotency({ path, schema }: { path: string; schema: GraphQL
       if (header === null) return;
       const body = serverContext.req?.body ?? '';
       const fields = mutationFields(body);
-      if (!fields || fields.some((name) => TOKEN_MUTATIONS.includes(name))) return;
+      if (!fields || fields.some((name) => keyPolicyOf(name) === 'tokens')) return;
       return begin(request, url, header, body, fields, endResponse, fetchAPI.Response);
     },
     onResponse({ request, response }) {
@@ -84,7 +81,7 @@ export function useIdempotency({ path, schema }: { path: string; schema: GraphQL
         const { status, body: stored, headers } = begun.replay;
         return endResponse(new Response(stored, { status, headers: { ...headers, 'idempotent-replayed': 'true' } }));
       }
-      claims.set(request, { claim: begun.claim, secret: fields.some((name) => SECRET_MUTATIONS.includes(name)) });
+      claims.set(request, { claim: begun.claim, secret: fields.some((name) => keyPolicyOf(name) === 'secret') });
     } catch (error) {
       endResponse(refusalResponse(Response, error, request, ctx.log(), true));
     }

@@ -1,14 +1,7 @@
-// The one input rule (src/input.ts) on the GraphQL side: a String argument or variable
-// holding U+0000 (which PostgreSQL text cannot store), another control character or a lone
-// surrogate, or a variable nested too deeply, ends the operation before any resolver runs, with a
-// BAD_USER_INPUT error naming it, as REST's 400 does. And a document nested deeper than any real
-// one is a syntax error before it is parsed: graphql-js parses recursively, and a few thousand
-// levels (`{ me { me { …`, 25 kB) overflowed its stack, a RangeError masked as "Unexpected error.".
-// A document of more than MAX_DOCUMENT_TOKENS is refused as it is parsed (graphql-js's maxTokens),
-// so no huge AST is built or cached (src/graphql/document-caches.ts). `ID` arguments are left to
-// the services, which answer an id no row can have with their NOT_FOUND, as the REST paths do
-// (src/ids.ts), but for one: a required `ID!` given as "" is missing, BAD_USER_INPUT
-// `<name>: must not be empty`, as REST's `?id=` is (`query.id: must not be empty`).
+// The input rule (src/input.ts) on the GraphQL side: a String argument or variable holding U+0000
+// (which PostgreSQL text cannot store), another control character or a lone surrogate, or a variable
+// nested too deeply, ends the operation before any resolver runs with a BAD_USER_INPUT naming it, as
+// REST's 400 does. Documents too deeply nested or too long are refused as they are parsed.
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import {
   BREAK,
@@ -30,9 +23,9 @@ import { inputProblem, stringProblem } from '../input.js';
 import { MAX_DOCUMENT_TOKENS } from './document-caches.js';
 import { appGraphQLError } from './errors.js';
 
-/** An id, or a list of ids: left to the services (see above). */
+/** An id, or a list of ids: left to the services, which answer an id no row can have with NOT_FOUND, as the REST paths do (src/ids.ts). */
 const isIdType = (type: GraphQLType | null | undefined) => !!type && getNamedType(type).name === 'ID';
-/** A required id (`ID!`): "" for it is no id at all, as a missing one is. */
+/** A required id (`ID!`): "" for it is missing, `<name>: must not be empty`, as REST's `?id=` is. */
 const isRequiredId = (type: GraphQLType | null | undefined) => isNonNullType(type) && isNamedType(type.ofType) && isIdType(type.ofType);
 const EMPTY = 'must not be empty';
 
@@ -84,7 +77,11 @@ function refusedField(schema: GraphQLSchema, document: DocumentNode, variables: 
   return found;
 }
 
-/** Braces, brackets and parentheses: far more than the depth limit (12) and any introspection query need. */
+/**
+ * Braces, brackets and parentheses: far more than the depth limit (12) and any introspection query
+ * need. graphql-js parses recursively, and a deeper document overflows its stack (a RangeError that
+ * would be masked as "Unexpected error."), so it is a syntax error before it is parsed.
+ */
 export const MAX_DOCUMENT_NESTING = 64;
 
 /** How deep `source` nests `{`, `[` and `(` outside strings and comments, stopping past `limit`. */
@@ -109,7 +106,7 @@ export function documentNesting(source: string, limit = MAX_DOCUMENT_NESTING): n
   return deepest;
 }
 
-/** graphql-js's parse, stopping at MAX_DOCUMENT_TOKENS ("Document contains more than 1000 tokens. Parsing aborted."). */
+/** graphql-js's parse, stopping at MAX_DOCUMENT_TOKENS ("Document contains more than 1000 tokens. Parsing aborted."), so no huge AST is built or cached. */
 const parseWithTokenLimit: typeof parse = (source, options) => parse(source, { ...options, maxTokens: MAX_DOCUMENT_TOKENS });
 
 export function useNoNul(): Plugin {

@@ -1,12 +1,7 @@
-// The query cost limit: an operation that would fetch too much is refused before it runs, as
-// GitHub and Shopify refuse theirs. The depth (12) and alias (50) limits alone let one request walk
-// `lessons(first: 100) → author → lessons(first: 100) → author → lessons(first: 100)`: a million
-// lessons, 31 MB in 4.5 s; eight aliases of it took 82 s and 4.3 GB. Each field costs 1 and a
-// connection multiplies what is inside it by its `first` (@pothos/plugin-complexity, with the
-// costs declared in src/graphql/builder.ts and pageCost). It is checked for each operation, on
-// HTTP, SSE and WebSocket alike; a document whose every field has a fixed cost (no connection) has
-// one cost whatever its variables, computed once (Yoga hands the same parsed document to every
-// request that sends the same text).
+// The query cost limit: an operation that would fetch too much is refused before it runs, on HTTP,
+// SSE and WebSocket alike (the depth and alias limits alone still allow a million nodes). Each field
+// costs 1 and a connection multiplies what is inside it by its `first` (@pothos/plugin-complexity,
+// costs declared in src/graphql/builder.ts and pageCost); a document with no connection is costed once.
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { BREAK, getOperationAST, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -62,7 +57,7 @@ export function useQueryCost(max = MAX_QUERY_COST): Plugin {
     const operation = selectedOperation(args.document, args.operationName);
     const cost = operation && queryCost(operation, args);
     if (known === undefined && cost !== undefined) {
-      // A document of one operation is measured as it is (selectedOperation hands it back).
+      // A document of one operation is costed as it is (selectedOperation hands it back).
       fixedCosts.set(args.document, operation === args.document && !hasArgumentCosts(args.schema, args.document) ? cost : null);
     }
     return cost;

@@ -1,9 +1,7 @@
-// The contract's query limits: depth 12 (introspection exempt) and 50 aliases (of any field:
-// graphql-armor exempts `__typename` by default). A document over either fails validation like
-// any other invalid document, with BAD_USER_INPUT: HTTP 400 under
-// application/graphql-response+json, and 200 under application/json, as GraphQL over HTTP asks
-// of a validation failure there. graphql-armor throws its error out of the validation by default,
-// past the status Yoga gives validation errors: so it reports it instead.
+// The contract's query limits: depth 12 (introspection exempt) and 50 aliases (of any field, even
+// `__typename`). A document over either fails validation with BAD_USER_INPUT, reported as a
+// validation error (graphql-armor would throw past Yoga's status for validation errors): 400 under
+// application/graphql-response+json, 200 under application/json, as GraphQL over HTTP asks.
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import type { GraphQLError, ValidationContext } from 'graphql';

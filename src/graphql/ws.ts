@@ -1,11 +1,7 @@
-// GraphQL over WebSocket (the graphql-ws protocol) on /graphql, for subscriptions (queries and
-// mutations work too). Every operation executes through Yoga's envelop pipeline
-// (`yoga.getEnveloped`), so the plugins that apply to HTTP apply here too. Clients authenticate
-// with connectionParams {authorization: "Bearer …"}; an Authorization or X-API-Key header on the
-// upgrade request also works. A socket holds a file descriptor and memory for as long as it is
-// open, so it must earn its place: connection_init within WEBSOCKET_INIT_TIMEOUT_MS (else 4408),
-// carrying credentials that resolve to a caller (else 4403), and an address holds at most
-// CONNECTIONS_PER_ADDRESS WebSockets and SSE streams together (one more upgrade is a 429).
+// GraphQL over WebSocket (graphql-ws) on /graphql; every operation runs through Yoga's envelop
+// pipeline, so HTTP's plugins apply. Credentials come in connectionParams.authorization or the
+// upgrade's headers. A socket must earn its place: connection_init within WEBSOCKET_INIT_TIMEOUT_MS
+// (else 4408) with a caller (else 4403), and at most CONNECTIONS_PER_ADDRESS per address (else 429).
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { GraphQLError } from 'graphql';
@@ -74,8 +70,8 @@ export function attachGraphQLWebSocket({
   /** Told of every socket refused or closed before it was accepted (the metric). */
   onRefused(reason: ConnectionRefusalReason): void;
 }) {
-  // A larger message closes the socket with 1009 (Message Too Big) before it is parsed; ws's
-  // default took 100 MiB, parsed and ran it, where HTTP refuses a body over the limit with 413.
+  // A larger message closes the socket with 1009 (Message Too Big) before it is parsed, as HTTP
+  // refuses a body over the limit with 413.
   const wss = new WebSocketServer({ noServer: true, path: GRAPHQL_PATH, maxPayload: messageLimit });
   // The upgrade is counted against its address before ws accepts it: one over the limit is
   // answered 429 and closed, and never costs a WebSocket. The slot is the TCP socket's, given back
@@ -93,7 +89,7 @@ export function attachGraphQLWebSocket({
       }
       socket.once('close', release);
     }
-    // Any other path: ws answers 400, as it did when it listened on the server itself.
+    // Any other path: ws answers 400.
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
   server.on('upgrade', onUpgrade);
@@ -137,10 +133,9 @@ export function attachGraphQLWebSocket({
       onSubscribe: async (ctx, _id, payload) => {
         if (refused.has(ctx.extra.socket)) return [createGraphQLError('Invalid message received', { extensions: { code: 'BAD_REQUEST' } })];
         // Each operation is a request of its own (Yoga's `context` option keeps this initial
-        // context): its caller is resolved from the connection's credential when it runs, as an
-        // HTTP request's is. Resolved once per connection, a socket went on running queries and
-        // mutations as its user after the session or key was revoked, the token expired, the
-        // user's role was lowered or the user deleted (and could mint an API key that outlived it).
+        // context): its caller is resolved from the connection's credential when it runs, so a
+        // session or key revoked, a token expired, a role lowered or a user deleted stops the
+        // socket's later operations too.
         const initial = Object.assign(contextFor(ctx.extra.request, ctx.extra.authorization), {
           req: ctx.extra.request,
           socket: ctx.extra.socket,
@@ -205,12 +200,10 @@ function upgradeRefusal(error: AppError): string {
 }
 
 /**
- * A socket's errors go to the service's log. graphql-ws printed each one to the console with its
- * stack ("Internal error emitted on a WebSocket socket. Please check your implementation."), even
- * those a client causes, which ws reports after closing the socket itself with the matching code
- * (a message over the limit: 1009; bytes that are not UTF-8: 1007; a broken frame: 1002). Those
- * (ws's `WS_ERR_…` codes) are one info line; anything else is an error, and the socket is closed
- * with 1011 as graphql-ws did. Registered after useServer's listener, whose handler it replaces.
+ * A socket's errors go to the service's log, not graphql-ws's console message. Those a client
+ * causes (ws's `WS_ERR_…` codes, after ws closed the socket with 1009, 1007 or 1002) are one info
+ * line; anything else is an error and closes the socket with 1011. Registered after useServer's
+ * listener, which it replaces.
  */
 function logSocketErrors(wss: WebSocketServer, log: Logger): void {
   wss.on('connection', (socket) => {

@@ -1,8 +1,7 @@
-// The limits on connections (CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS): what one client address
-// may hold open as WebSockets and SSE streams, and what the whole server holds. Each long-lived
-// connection costs a file descriptor and memory for as long as it stays, whatever its client
-// does with it: without a bound, a few addresses holding sockets open took every descriptor the
-// process had, and then /healthz, the database and ordinary requests had none.
+// The limits on connections (CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS): what one client address may
+// hold open as WebSockets and SSE streams, and what the whole server holds. A long-lived connection
+// costs a file descriptor and memory whatever its client does: unbounded, a few addresses could take
+// every descriptor and leave none for /healthz, the database and ordinary requests.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

@@ -5,6 +5,7 @@ import type { RequestContext } from '../context.js';
 import type { Caller, Role } from '../modules/auth/caller.js';
 import type { Precondition } from '../errors.js';
 import type { Entity } from '../modules/response-cache/index.js';
+import { keyPolicyOf } from '../modules/idempotency/policy.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -57,11 +58,6 @@ export interface RouteDefinition<
    * its 2xx answer with the resource carries the resource's new ETag.
    */
   ifMatch?: boolean;
-  /**
-   * The answer shows a secret once (an API key, a signing secret): it is never stored for an
-   * Idempotency-Key, and the key sent again is 409.
-   */
-  showsSecret?: boolean;
   /** Error codes this route may answer with, beyond the ones every route can (429, 500, 503). */
   errors: number[];
   handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.input<R> | void>;
@@ -75,9 +71,10 @@ export type RouteGuard = <T>(route: RouteDefinition, ctx: RequestContext, run: (
 
 /**
  * Whether a route takes an Idempotency-Key: every authenticated write under /api/v1 (the
- * contract's; never /api/auth/*, whose answers hold tokens).
+ * contract's), but one whose answer holds tokens (src/modules/idempotency/policy.ts).
  */
-export const takesIdempotencyKey = (route: RouteDefinition): boolean => route.auth && route.method !== 'GET' && route.path.startsWith('/api/v1/');
+export const takesIdempotencyKey = (route: RouteDefinition): boolean =>
+  route.auth && route.method !== 'GET' && route.path.startsWith('/api/v1/') && keyPolicyOf(route.operationId) !== 'tokens';
 
 /** Typed helper: infers the handler's input and output types from the schemas. */
 export function defineRoute<

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { forbidden, methodNotAllowed } from '../errors.js';
 import type { CachedReads } from '../modules/response-cache/index.js';
+import { keyPolicyOf } from '../modules/idempotency/policy.js';
 import { fingerprintOf, parseIdempotencyKey, type StoredResponse } from '../modules/idempotency/store.js';
 import { readJsonBody } from './body.js';
 import { strongEntityTag } from '../digest.js';
@@ -122,7 +123,7 @@ export class Router {
     }
     // The change is made: its answer goes out even if it cannot be stored (the claim then holds
     // the key until RUNNING_LEASE_MS).
-    await (route.showsSecret ? store.secretShown(begun.claim) : store.store(begun.claim, answer))
+    await (keyPolicyOf(route.operationId) === 'secret' ? store.secretShown(begun.claim) : store.store(begun.claim, answer))
       .catch((failed: unknown) => ctx.log().warn({ err: failed }, 'could not store an Idempotency-Key response'));
     return responseOf(Response, answer, false);
   }

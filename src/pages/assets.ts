@@ -1,7 +1,7 @@
-// The pages' static files, served under /static/ with names that change with their content, so
-// a browser may keep each for a year without asking again (Cache-Control immutable), and with an
-// ETag for the pages that point at them. Redoc's 1 MB bundle is read from node_modules on the
-// first request for the reference only: processes that never serve it never hold it.
+// The pages' static files, served under /static/ with names that change with their content, so a
+// browser may keep each for a year (Cache-Control immutable), and with an ETag for the pages that
+// point at them. Redoc's bundle is read from node_modules on the first request for the reference
+// only: processes that never serve it never hold it.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -49,7 +49,7 @@ function staticFile(name: string, extension: string, contentType: string, text: 
   return { ...file, path: `${STATIC_PREFIX}${name}.${file.etag.slice(1, 13)}.${extension}` };
 }
 
-/** The small files, made once at start: together a few kB. */
+/** The small files, made once at start. */
 export const PAGES_STYLESHEET = staticFile('pages', 'css', 'text/css; charset=utf-8', PAGES_CSS);
 export const FAVICON = staticFile('favicon', 'svg', 'image/svg+xml', FAVICON_SVG);
 export const REFERENCE_SCRIPT = staticFile('reference', 'js', 'text/javascript; charset=utf-8', REFERENCE_INIT_JS);

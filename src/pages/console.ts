@@ -1,11 +1,7 @@
 // GET /console: the operator console, a Vite app (src/console/) built into dist/console/ by
-// `npm run build` (which `npm install` runs) and by `npm start` when its sources are newer.
-// Its page and its files (content-hashed by Vite under /console/assets/) are read once, on the
-// first request for any of them, and kept in memory (together about 100 kB; gzipped once).
-//
-// When dist/console/ has not been built (e.g. `npm run dev` on a fresh clone, or a build that
-// failed), /console answers 503 with a short page saying so and how to build it, and the next
-// request looks again: the rest of the service runs as usual.
+// `npm run build` (which `npm install` runs) and by `npm start` when its sources are newer. Its page
+// and hashed files are read on the first request and kept in memory, gzipped once. Without a build,
+// /console answers 503 saying how to build it, and the next request looks again.
 import { readFile, readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

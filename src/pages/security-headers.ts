@@ -41,7 +41,7 @@ export const REFERENCE_CSP = [
  */
 export const CONSOLE_CSP = [...OWN_ORIGIN_ONLY, "script-src 'self'", "style-src 'self'", "connect-src 'self'", "form-action 'none'"].join('; ');
 
-/** GraphiQL's page (@graphql-yoga/render-graphiql): everything inlined in one 9 MB document. */
+/** GraphiQL's page (@graphql-yoga/render-graphiql): everything inlined in one document. */
 export const GRAPHIQL_CSP = [
   ...OWN_ORIGIN_ONLY,
   // GraphiQL's whole bundle and its start-up call are two inline <script> elements of the page.

@@ -2,9 +2,8 @@
 
 /**
  * Attaches values to objects under a private symbol: `get(owner)` is what `set(owner, value)` put
- * there. Not a WeakMap, on purpose: on Node 20, a WeakMap's entry keeps its request alive until a
- * full collection, and the bench shows that costing more than its noise per request (see
- * docs/decisions.md). A property dies with its owner.
+ * there. Not a WeakMap, on purpose: on Node 20 a WeakMap's entry keeps its request alive until a
+ * full collection, which costs more per request (docs/decisions.md). A property dies with its owner.
  */
 export function attachment<Owner extends object, Value>(description: string) {
   const key = Symbol(description);

@@ -1,9 +1,7 @@
-// CORS for the API (REST under /api, GraphQL under /graphql): any origin may call it, since
-// tokens never travel in cookies. Preflights are answered here, before the rate-limit budget (a
-// browser sends them on its own; they must not halve a browser client's budget), and API
-// responses carry Access-Control-Allow-Origin and expose the headers a client needs to read (the
-// limits, Retry-After, the request id, the ETag). Yoga's own CORS is off: it would answer every
-// OPTIONS itself, REST's `Allow` answers included.
+// CORS for the API (REST under /api, GraphQL under /graphql): any origin, since tokens never travel
+// in cookies. Preflights are answered here, before the rate-limit budget (a browser sends them on its
+// own), and API responses expose the headers a client reads (limits, Retry-After, request id, ETag).
+// Yoga's own CORS is off: it would answer every OPTIONS itself, REST's `Allow` answers included.
 import type { Plugin } from 'graphql-yoga';
 import { requestRecordOf } from './server-context.js';
 

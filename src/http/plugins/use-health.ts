@@ -10,7 +10,7 @@ const ALLOW = ['GET', 'HEAD'];
 /**
  * /readyz answers 503 when the database has not answered within this. The database's own ping
  * gives up sooner on a query (PING_TIMEOUT_MS); this also bounds waiting for a connection to a
- * server that accepts TCP but never answers, which took 100 s and more before.
+ * server that accepts TCP but never answers, which can take minutes.
  */
 export const READINESS_TIMEOUT_MS = 3_000;
 

@@ -1,16 +1,5 @@
 // What a request's bytes must be before anything reads them, answered in the shape of what was
-// asked (the contract's error body, or a GraphQL error on a GraphQL path):
-// - 400 for a body sent with a content coding (gzip, br…; nothing decodes it), with
-//   `Accept-Encoding: identity` (RFC 9110, 12.5.3);
-// - 413 for a body over BODY_LIMIT_BYTES (the node server drained it unread, src/server.ts);
-// - 400 for a body that is not UTF-8, or a query string whose percent-encoding is not: decoded
-//   as they were, every bad byte became U+FFFD, and was stored that way;
-// - 400 for a query string that names a parameter twice (see repeatedParameter);
-// - 415 for a GraphQL POST (on /graphql and /graphql/stream) whose body is not declared as JSON,
-//   in the contract's error shape: forms (urlencoded, multipart) and text/plain are what a browser
-//   sends cross-site without a preflight, there are no uploads, and Yoga reads a form's fields by
-//   other rules than a JSON body's (the first copy of a field named twice wins; `variables` that
-//   are not JSON throw). One answer for every other type too, none given included.
+// asked (the contract's error body, or a GraphQL error on a GraphQL path).
 import { isUtf8 } from 'node:buffer';
 import type { Plugin } from 'graphql-yoga';
 import { AppError, badInput } from '../../errors.js';
@@ -68,6 +57,17 @@ function queryProblem(url: URL): AppError | undefined {
   return repeated === undefined ? undefined : badInput(`query.${repeated}`, 'must not be repeated');
 }
 
+/**
+ * - 400 for a body sent with a content coding (nothing decodes it), with `Accept-Encoding: identity`
+ *   (RFC 9110, 12.5.3);
+ * - 413 for a body over BODY_LIMIT_BYTES (the node server drained it unread, src/server.ts);
+ * - 400 for a body that is not UTF-8, or a query string whose percent-encoding is not: decoded,
+ *   every bad byte would become U+FFFD and be stored that way;
+ * - 400 for a query string that names a parameter twice (repeatedParameter);
+ * - 415 for a GraphQL POST whose body is not declared as JSON: forms and text/plain are what a
+ *   browser sends cross-site without a preflight, there are no uploads, and Yoga reads a form's
+ *   fields by other rules than a JSON body's.
+ */
 export function useInputEncoding({ bodyLimit, graphqlPaths }: { bodyLimit: number; graphqlPaths: readonly string[] }): Plugin<object, NodeServerContext> {
   return {
     onRequest({ request, url, serverContext: { req }, endResponse, fetchAPI }) {

@@ -1,11 +1,7 @@
-// The pages a person opens in a browser: GET / (the landing page), GET /reference (the API
-// reference), GET /console (the operator console, src/pages/console.ts) and their static files
-// under /static/ and /console/assets/, all served by the service itself. It sits
-// before the rate-limit budget: the contract does not limit pages nor their files, so they
-// neither draw on a budget nor carry its headers. Every page response, GraphiQL's page included,
-// gets the security headers of src/pages/security-headers.ts; API responses are left as they are
-// (useCors gives them Access-Control-Allow-Origin: *). Any other path passes on untouched: an
-// unknown /static/ file is the API's 404.
+// The pages a person opens in a browser: / (landing), /reference (the API reference), /console (the
+// operator console) and their static files, served before the rate-limit budget (the contract does
+// not limit pages). Every page response, GraphiQL's included, gets the security headers of
+// src/pages/security-headers.ts; any other path passes on untouched (an unknown /static/ file is a 404).
 import type { Plugin } from 'graphql-yoga';
 import { methodNotAllowed } from '../../errors.js';
 import { graphiqlPage } from '../../graphql/graphiql.js';

@@ -1,5 +1,5 @@
 // First plugin: gives each request its id (the client's X-Request-Id when sane, else a new one),
-// its context (caller resolved lazily, once), and one log line.
+// its context (caller resolved lazily, once), and one log line (at debug for health checks).
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../../context.js';
@@ -8,6 +8,8 @@ import { REVALIDATE_HEADERS } from '../headers.js';
 import { requestRecordOf, setRequestRecord, type NodeServerContext } from './server-context.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Probed every few seconds by load balancers and orchestrators: at info they would drown the log. */
+const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
 
 /** What a request context is made from. */
 export interface RequestCredentials {
@@ -50,7 +52,8 @@ export function useRequestContext({ contextFor, trustProxy, log }: RequestContex
       if (!response.headers.has('cache-control')) cacheable(response.headers);
       // The service's logger with the id as a field: the same line as the request's child logger
       // would write, without making one for every request.
-      log.info({ reqId: ctx.requestId, method, path, status: response.status, ms: performance.now() - started }, 'request');
+      const level = HEALTH_PATHS.has(path) ? 'debug' : 'info';
+      log[level]({ reqId: ctx.requestId, method, path, status: response.status, ms: performance.now() - started }, 'request');
     },
   };
 }

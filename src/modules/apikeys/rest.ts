@@ -12,7 +12,6 @@ export const apiKeyRoutes = [
     ...common, method: 'POST', path: '/api/v1/api-keys', operationId: 'createApiKey',
     summary: `Create an API key of the current user; the response holds the key, shown only here. 409 when the user already has ${MAX_LIVE_API_KEYS} live keys`,
     body: createApiKeyInput,
-    showsSecret: true,
     success: { status: 201, description: '`{id, name, key, createdAt}`', schema: createdApiKeyView },
     errors: [400, 403, 409],
     handler: async ({ body, ctx, caller }) => ctx.services.apiKeys.create({ caller, input: body }),

@@ -1,17 +1,14 @@
-// The AsyncAPI 3.0 document of the events (GET /api/asyncapi.json): the two ways they leave the
-// service, webhooks (an HTTP POST to each subscriber's URL, signed per Standard Webhooks) and
-// Subscription.events (graphql-ws over WebSocket, or SSE, on /graphql), with one message per
-// event type: on the webhook channel its payload is the catalogue's schema, on the events channel
-// the GraphQL result that carries it (subscriptionPayload).
-//
-// Payload schemas carry no `schemaFormat`: @asyncapi/parser (like the AsyncAPI 3.0 spec's required
-// formats) knows AsyncAPI Schema and JSON Schema draft-07, not 2020-12. The catalogue's schemas use
-// only keywords that mean the same in draft-07 and 2020-12 (type, properties, required, const,
-// pattern, format, minLength, maxLength, additionalProperties, description), so they are given as
-// they are, without their `$schema`; test/asyncapi.test.ts checks that they are the catalogue's.
+// The AsyncAPI 3.0 document of the events (GET /api/asyncapi.json): webhooks (signed per Standard
+// Webhooks) and Subscription.events (graphql-ws or SSE on /graphql), one message per event type. On
+// the webhook channel its payload is the catalogue's schema; on the events channel, the GraphQL
+// result that carries it (subscriptionPayload).
 import { EVENT_CATALOG, WEBHOOK_CATALOG, WEBHOOK_HEADERS, type EventTypeEntry, type JsonSchema } from './catalog.js';
 
-/** A catalogue schema as an AsyncAPI payload: the same schema without its 2020-12 `$schema`. */
+/**
+ * A catalogue schema as an AsyncAPI payload: the same schema without its 2020-12 `$schema`, and no
+ * `schemaFormat`: @asyncapi/parser knows JSON Schema draft-07, not 2020-12, and the catalogue uses
+ * only keywords that mean the same in both (test/asyncapi.test.ts checks they are the catalogue's).
+ */
 export function asyncApiPayload(schema: JsonSchema): JsonSchema {
   const { $schema: _dialect, ...rest } = schema;
   return rest;

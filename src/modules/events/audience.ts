@@ -1,13 +1,14 @@
-// Who sees an event in the event list and the subscription (CONTRACT.md, Events). An ADMIN sees
+// Who sees an event in the event list and the subscription (CONTRACT.md, Events): an ADMIN sees
 // every event; anyone else only an event whose subject was visible to them when it was recorded.
-// The service that records an event knows that at the time of the change (a lesson that is still
-// a draft), so it passes the audience to recordEvent, stored with the event and carried with it on
-// the bus: the list filters in its query, a live stream per event in memory, with no read. It never
-// changes afterwards: an event about a draft stays ADMIN-only once the draft is published.
 // Webhook endpoints are an ADMIN's and receive every event they subscribe to.
 import type { Caller } from '../auth/caller.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 
+/**
+ * Decided by the service that records the event, at the time of the change (a lesson still a
+ * draft), stored with the event and carried on the bus, so the list filters in its query and a live
+ * stream in memory, with no read. It never changes: an event about a draft stays ADMIN-only.
+ */
 export interface Audience {
   /** For ADMINs alone (an event about a draft lesson or course). */
   readonly adminOnly: boolean;

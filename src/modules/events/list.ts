@@ -1,69 +1,47 @@
 // The event list: the stored, positioned events in commit order, the polling twin of
 // Subscription.events (same ids, same `after` cursor, same authorization). GET /api/v1/events and
 // Query.events are thin adapters over `list`.
-//
-// Cost: one keyset read on the unique index of `position` (`position > cursor ORDER BY position
-// LIMIT n`): the rows read are the page, however long the history before the cursor. With
-// `since`, one more statement first finds where that time starts in commit order (the first
-// positioned event that new): among the events since then when they are few, else by walking
-// the positions to the first one that new; from there on the page is the same keyset read. A rare
-// `types` filter reads past the events of other types.
 import { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../../db/client.js';
-import { INSTANT_PROBLEM, isInstant, lowerBound } from '../../dates.js';
-import { badInput } from '../../errors.js';
+import { lowerBound } from '../../dates.js';
 import { isId } from '../../ids.js';
 import { audienceOf, canSee, visibleWhere } from './audience.js';
 import type { PositionedEvent } from './bus.js';
-import { EVENT_CATALOG, EVENT_NAMES, eventPayloads, isEventName, type EventName } from './catalog.js';
+import { EVENT_CATALOG, EVENT_NAMES, eventPayloads, type EventName } from './catalog.js';
+import { unknownEvent, type EventListFilter } from './inputs.js';
 import type { EventPayload } from './outbox.js';
 
-export const DEFAULT_EVENT_PAGE = 100;
-export const MAX_EVENT_PAGE = 1000;
 /** Where `since` starts in commit order is looked for first among this many positions (see list). */
 const SINCE_HEAD = 1_000;
 /** Below this many events since `since`, where it starts is found among them all (see list). */
 const FEW_SINCE = 50_000;
 
 /**
- * The position of the event `after` names, for the list and the stream alike; BAD_USER_INPUT
- * naming `field` when no positioned event has that id, or when `caller` may not see it
- * (audience.ts): the same answer, so that an event hidden from the caller does not exist for
- * them, as a draft lesson's 404 says. A cursor the caller was given always names an event they
- * saw, and who sees an event never changes. Checked before the lookup: a NUL (which PostgreSQL
- * text cannot hold) or a 1 MB string never reaches the database.
+ * The position of the event `id` names, or null when no positioned event has that id or `caller`
+ * may not see it (audience.ts): the same answer, so that an event hidden from the caller does not
+ * exist for them, as a draft lesson's 404 says. A cursor the caller was given always names an
+ * event they saw, and who sees an event never changes. Checked before the lookup: a NUL (which
+ * PostgreSQL text cannot hold) or a 1 MB string never reaches the database.
  */
-export async function positionAfter(db: Db, after: string, field: string, caller: Caller): Promise<bigint> {
-  const row = isId(after, 'evt')
-    ? await db.event.findUnique({ where: { id: after }, select: { position: true, adminOnly: true, ownerId: true } })
+export async function positionOf(db: Db, caller: Caller, id: string): Promise<bigint | null> {
+  const row = isId(id, 'evt')
+    ? await db.event.findUnique({ where: { id }, select: { position: true, adminOnly: true, ownerId: true } })
     : null;
-  if (!row || row.position === null || !canSee(caller, audienceOf(row))) throw badInput(field, 'unknown or expired event id');
-  return row.position;
+  return row && row.position !== null && canSee(caller, audienceOf(row)) ? row.position : null;
 }
 
-export interface EventListFieldNames {
-  types: string;
-  after: string;
-  since: string;
-  limit: string;
+/** The position of the event a subscription's `after` names (positionOf), or its 400. */
+export async function positionAfter(db: Db, after: string, caller: Caller): Promise<bigint> {
+  const position = await positionOf(db, caller, after);
+  if (position === null) throw unknownEvent('after');
+  return position;
 }
 
-export interface EventListOptions {
+export interface EventListOptions extends EventListFilter {
   caller: Caller;
-  /** Event names; none or empty means all. */
-  types?: readonly string[] | null;
-  /** Only events after this event id (exclusive), in commit order. */
-  after?: string | null;
-  /**
-   * Only events whose timestamp is at or after this instant: its text as the client sent it
-   * (src/dates.ts), so that digits past the millisecond count alike on REST and GraphQL.
-   */
-  since?: string | null;
-  /** 1-1000 [100]. */
-  limit?: number | null;
-  /** How the client named the inputs, for the 400's message. */
-  fieldNames?: EventListFieldNames;
+  /** Only events after this position (exclusive): positionOf the client's `after`. */
+  after?: bigint;
 }
 
 export interface EventListPage {
@@ -72,8 +50,6 @@ export interface EventListPage {
   /** The last item's id when there is more after it; null on the last page. */
   nextCursor: string | null;
 }
-
-const DEFAULT_FIELD_NAMES: EventListFieldNames = { types: 'types', after: 'after', since: 'since', limit: 'limit' };
 
 const eventId = z.string().describe('The event id (`evt_…`), the same one webhooks send as `webhook-id`');
 const withId = { id: eventId };
@@ -115,26 +91,24 @@ export function createEventLogService({ db }: { db: Db }) {
     /** The event-type catalogue. */
     types: () => ({ items: EVENT_CATALOG.map(({ name, description, schema }) => ({ name: name as EventName, description, schema })) }),
 
+    /** The position of the event `id` names, if `caller` may see it (see positionOf). */
+    positionOf: ({ caller, id }: { caller: Caller; id: string }) => positionOf(db, caller, id),
+
     /**
      * One page of the stored events in commit order that `caller` may see (audience.ts): any
-     * authenticated caller may read them, as any may subscribe. Bad input is a 400 naming the
-     * field. The page and `nextCursor` hold only events the caller sees: the events hidden from
-     * them are skipped as if they did not exist.
+     * authenticated caller may read them, as any may subscribe. The page and `nextCursor` hold
+     * only events the caller sees: the events hidden from them are skipped as if they did not exist.
+     *
+     * Cost: one keyset read on the unique index of `position` (`position > cursor ORDER BY position
+     * LIMIT n`): the rows read are the page, however long the history before the cursor. With
+     * `since`, one more statement first finds where that time starts in commit order. A rare
+     * `types` filter reads past the events of other types.
      */
-    async list({ caller, types, after, since, limit, fieldNames = DEFAULT_FIELD_NAMES }: EventListOptions): Promise<EventListPage> {
-      const size = limit ?? DEFAULT_EVENT_PAGE;
-      if (!Number.isSafeInteger(size) || size < 1 || size > MAX_EVENT_PAGE) {
-        throw badInput(fieldNames.limit, `must be an integer from 1 to ${MAX_EVENT_PAGE}`);
-      }
-      const unknown = (types ?? []).find((t) => !isEventName(t));
-      if (unknown !== undefined) {
-        throw badInput(fieldNames.types, `unknown event name ${JSON.stringify(unknown.slice(0, 64))} (one of ${EVENT_NAMES.join(', ')})`);
-      }
-      if (since != null && !isInstant(since)) throw badInput(fieldNames.since, INSTANT_PROBLEM);
+    async list({ caller, types, after, since, limit }: EventListOptions): Promise<EventListPage> {
       // The first whole millisecond at or after `since`; none when it is before year 1 (older than any event).
-      const sinceAt = since != null ? lowerBound(since) : undefined;
+      const sinceAt = since !== undefined ? lowerBound(since) : undefined;
 
-      let from = after != null ? await positionAfter(db, after, fieldNames.after, caller) : 0n;
+      let from = after ?? 0n;
       if (sinceAt) {
         // Where `since` starts in commit order: the lowest position of an event that new (not the
         // position of the first one by time: a transaction that began earlier can commit later).
@@ -142,9 +116,9 @@ export function createEventLogService({ db }: { db: Db }) {
         // next SINCE_HEAD positions (an old `since`: at once); else, when fewer than FEW_SINCE
         // events are that new (a recent `since`), the lowest of all their positions, through the
         // index of createdAt (the OFFSET 0 keeps min() from being planned as a walk); else a walk
-        // up the positions to the first one that new. Left to choose, PostgreSQL walked for a
+        // up the positions to the first one that new. Left to choose, PostgreSQL walks for a
         // recent `since` too, guessing that new events are spread over the positions when they are
-        // all at the end: it read 2 million events to find the last hour's 9,000.
+        // all at the end.
         const [first] = await db.$queryRaw<{ position: bigint | null }[]>`
           SELECT COALESCE(
             (SELECT position FROM (SELECT position, "createdAt" FROM "Event" WHERE position > ${from} ORDER BY position LIMIT ${SINCE_HEAD}) AS head
@@ -158,25 +132,22 @@ export function createEventLogService({ db }: { db: Db }) {
         from = first.position - 1n;
       }
 
-      // Each name once: a list naming one name 40,000 times (a GraphQL variable may, within the
-      // body limit) was as many bound parameters, past PostgreSQL's 65,535 (500, Unexpected error).
-      const names = [...new Set(types ?? [])];
       // Not an ADMIN: the same keyset read, skipping what the caller may not see (adminOnly and
       // ownerId are read from the row the read fetches anyway). The rows it reads past are the
       // hidden events among the page's, edits of drafts: few beside the public ones.
       const rows = await db.event.findMany({
         where: {
           position: { gt: from },
-          ...(names.length ? { type: { in: names } } : {}),
+          ...(types?.length ? { type: { in: [...types] } } : {}),
           ...(sinceAt ? { createdAt: { gte: sinceAt } } : {}),
           ...visibleWhere(caller),
         },
         orderBy: { position: 'asc' },
-        take: size + 1,
+        take: limit + 1,
         select: { id: true, payload: true, position: true },
       });
-      const hasMore = rows.length > size;
-      const items = (hasMore ? rows.slice(0, size) : rows).map(
+      const hasMore = rows.length > limit;
+      const items = (hasMore ? rows.slice(0, limit) : rows).map(
         (r): PositionedEvent => ({ id: r.id, payload: r.payload as EventPayload, position: Number(r.position) }),
       );
       return { items, hasMore, nextCursor: hasMore ? items[items.length - 1]!.id : null };

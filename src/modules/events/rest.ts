@@ -1,9 +1,11 @@
+// The event list, the event-type catalogue and the AsyncAPI document over REST.
 import { z } from 'zod';
 import { isoInstant } from '../../dates.js';
 import { defineRoute } from '../../http/route.js';
 import { asyncApiDocument } from './asyncapi.js';
 import { EVENT_NAMES } from './catalog.js';
-import { eventListPage, eventTypeList, MAX_EVENT_PAGE, toEventListItem } from './list.js';
+import { MAX_EVENT_PAGE, parseEventList, unknownEvent } from './inputs.js';
+import { eventListPage, eventTypeList, toEventListItem } from './list.js';
 
 const listQuery = z.object({
   types: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional()
@@ -15,6 +17,9 @@ const listQuery = z.object({
   limit: z.string().regex(/^\d{1,7}$/, `must be an integer from 1 to ${MAX_EVENT_PAGE}`).transform(Number).optional()
     .describe(`Page size, 1-${MAX_EVENT_PAGE} (default 100)`),
 });
+
+/** The list's inputs as the router's own validation names them (`query.limit: …`). */
+const QUERY_FIELDS = { types: 'query.types', since: 'query.since', limit: 'query.limit' };
 
 /** Rendered once, on first request: it never changes while the process runs. */
 let asyncApi: Record<string, unknown> | undefined;
@@ -31,15 +36,11 @@ export const eventRoutes = [
     },
     errors: [400, 403],
     handler: async ({ query, ctx, caller }) => {
-      const page = await ctx.services.eventLog.list({
-        caller,
-        types: query.types?.split(','),
-        after: query.after,
-        since: query.since,
-        limit: query.limit,
-        // Named as the router's own validation names them (`query.limit: ...`).
-        fieldNames: { types: 'query.types', after: 'query.after', since: 'query.since', limit: 'query.limit' },
-      });
+      const { eventLog } = ctx.services;
+      const filter = parseEventList({ types: query.types?.split(','), since: query.since, limit: query.limit }, QUERY_FIELDS);
+      const after = query.after === undefined ? undefined : await eventLog.positionOf({ caller, id: query.after });
+      if (after === null) throw unknownEvent('query.after');
+      const page = await eventLog.list({ caller, ...filter, after });
       return { items: page.items.map(toEventListItem), nextCursor: page.nextCursor };
     },
   }),

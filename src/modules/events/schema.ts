@@ -1,7 +1,8 @@
+// The events over GraphQL: the live Subscription.events and the stored Query.events.
 import { builder } from '../../graphql/builder.js';
 import { forwardConnection, pageCost } from '../../graphql/connection.js';
 import type { PositionedEvent } from './bus.js';
-import { DEFAULT_EVENT_PAGE, MAX_EVENT_PAGE } from './list.js';
+import { DEFAULT_EVENT_PAGE, MAX_EVENT_PAGE, parseEventList, unknownEvent } from './inputs.js';
 
 const field = (e: PositionedEvent, key: 'lessonId' | 'userId' | 'path') =>
   key in e.payload ? (e.payload as Record<string, string>)[key]! : null;
@@ -21,23 +22,20 @@ const Event = builder.objectRef<PositionedEvent>('Event').implement({
 builder.subscriptionType({});
 
 builder.subscriptionFields((t) => ({
-  events: t.field({
+  events: t.withAuth({ authenticated: true }).field({
     type: Event,
-    authScopes: { authenticated: true },
     cache: 'never',
     description:
       'Live events in commit order, those the caller may see (an ADMIN: all; anyone else: not those about a draft, nor those about another user but user.created and user.updated). `types` narrows by event name (none: all). `after` first replays the stored events newer than that id, so a client that reconnects misses nothing; an unknown or expired id, or one hidden from the caller, is BAD_USER_INPUT.',
     args: { types: t.arg.stringList(), after: t.arg.id() },
-    subscribe: async (_, { types, after }, ctx) =>
-      ctx.services.events.stream({ caller: await ctx.requireCaller(), types, after }),
+    subscribe: (_, { types, after }, ctx) => ctx.services.events.stream({ caller: ctx.viewer(), types, after }),
     resolve: (e) => e,
   }),
 }));
 
 builder.queryFields((t) => ({
-  events: t.connection({
+  events: t.withAuth({ authenticated: true }).connection({
     type: Event,
-    authScopes: { authenticated: true },
     cache: 'never',
     description:
       `The stored events, oldest first (commit order): the polling twin of Subscription.events and of GET /api/v1/events, with the same ids, and the same events hidden from a caller who is not an ADMIN. ` +
@@ -46,16 +44,18 @@ builder.queryFields((t) => ({
       'An unknown or expired `after` is BAD_USER_INPUT.',
     args: { types: t.arg.stringList(), since: t.arg({ type: 'DateTime' }) },
     complexity: pageCost(DEFAULT_EVENT_PAGE, MAX_EVENT_PAGE),
-    resolve: async (_, args, ctx) => {
-      const caller = await ctx.requireCaller();
+    resolve: (_, args, ctx) => {
+      const caller = ctx.viewer();
+      const { eventLog } = ctx.services;
       return forwardConnection(
         args,
-        ({ limit, cursor }) =>
-          ctx.services.eventLog.list({
-            // `since` as the client wrote it (the DateTime scalar keeps the text), read as REST reads it.
-            caller, types: args.types, since: args.since?.text, limit, after: cursor,
-            fieldNames: { types: 'types', after: 'after', since: 'since', limit: 'first' },
-          }),
+        async ({ first, after }) => {
+          // `since` as the client wrote it (the DateTime scalar keeps the text), read as REST reads it.
+          const filter = parseEventList({ types: args.types, since: args.since?.text, limit: first }, { types: 'types', since: 'since', limit: 'first' });
+          const from = after === undefined ? undefined : await eventLog.positionOf({ caller, id: after });
+          if (from === null) throw unknownEvent('after');
+          return eventLog.list({ caller, ...filter, after: from });
+        },
         (e) => e.id,
       );
     },

@@ -79,7 +79,7 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       let ended = false;
       // `after: ""` is an id no event has (BAD_USER_INPUT, as in the list), not "no after".
       if (after != null) {
-        start = Number(await positionAfter(db, after, 'after', caller));
+        start = Number(await positionAfter(db, after, caller));
       } else {
         live = bus.subscribe({ bounded: true });
         try {
@@ -154,9 +154,8 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       // Revoking the session (or API key) the stream was opened with ends it, as it ends every
       // other use of that credential: with the contract's 403 (credential-watch.ts). Revocation
       // ends the bus subscription, which releases a wait in progress, and the next read reports
-      // it. (Racing every read against the revocation cost a promise and a closure per event
-      // per subscriber; and a Promise.race against the never-settling promise held every event
-      // it had raced: the soak saw the heap grow by ~80 MB a minute.)
+      // it. Reads are not raced against the revocation: that costs a promise and a closure per
+      // event per subscriber, and a race against a never-settling promise keeps every event it raced.
       const credential = credentials?.watch(caller);
       let revoked = false;
       /** The revocation has been reported (thrown once): the stream is over. */
@@ -172,8 +171,8 @@ export function createEventService({ db, bus, credentials }: { db: Db; bus: Even
       };
       const iterator: AsyncIterableIterator<PositionedEvent> = {
         next: async () => {
-          // Asked again after it ended with the error: done, not the error again (at once, in a
-          // loop of microtasks, that starved the event loop).
+          // Asked again after it ended with the error: done, not the error again (answered at once,
+          // in a loop of microtasks, that would starve the event loop).
           if (reported) return { value: undefined, done: true };
           // Revoked before this read or during it: the read is not handed on.
           const next = revoked ? undefined : await events.next();

@@ -1,15 +1,6 @@
-// `subscribe` for every subscription transport (useSharedSubscriptions sets it on Yoga) that executes the selection set once per event for
-// all the subscribers with the same operation, instead of once per subscriber: the live events
-// reach every subscriber of this instance as the same object, so identical subscriptions can
-// share one result object. Per subscriber it still runs the subscribe resolver (the caller's
-// authentication, `types`, `after`) and, on every event, the caller check. Only operations
-// selecting fields that never read the context are shared (see SHAREABLE); any other operation,
-// and any result with errors, is executed per subscriber exactly as graphql-js's `subscribe` does.
-// A stream that ends with SubscriberTooSlow ends with one result carrying SUBSCRIBER_TOO_SLOW,
-// then completes, on every transport.
-// It is also where a caller's open subscriptions are counted, on every transport together: one
-// more than SUBSCRIPTIONS_PER_CALLER is refused with TOO_MANY_SUBSCRIPTIONS before its stream
-// opens, and a slot is given back when the stream ends, is unsubscribed or its connection closes.
+// `subscribe` for every subscription transport: the selection set runs once per event for all the
+// subscribers with the same operation (the live events reach them as the same object), not once per
+// subscriber. It also counts a caller's open subscriptions on every transport together.
 import {
   createSourceEventStream,
   execute,
@@ -106,6 +97,14 @@ function subscriptionSlots(max: number) {
   };
 }
 
+/**
+ * Per subscriber it still runs the subscribe resolver (authentication, `types`, `after`) and, on
+ * every event, the caller check. Only operations selecting fields that never read the context are
+ * shared (SHAREABLE); any other, and any result with errors, runs per subscriber as graphql-js's
+ * `subscribe` does. A stream ending with SubscriberTooSlow ends with one SUBSCRIBER_TOO_SLOW result,
+ * then completes. One more subscription than `perCaller` is refused with TOO_MANY_SUBSCRIPTIONS
+ * before its stream opens; the slot is given back when the stream ends or its connection closes.
+ */
 export function createSharedSubscribe({ perCaller = Infinity }: { perCaller?: number } = {}) {
   const slots = subscriptionSlots(perCaller);
   const shareable = new WeakMap<DocumentNode, Map<string, boolean>>();

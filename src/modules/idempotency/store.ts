@@ -1,12 +1,6 @@
-// Idempotency-Key (the IETF draft, as Stripe does it): the store both adapters share, REST
-// (src/http/router.ts) and GraphQL mutations (src/graphql/use-idempotency.ts). It knows nothing of
-// HTTP: a request is its caller, key, method, path and body fingerprint; a response its status,
-// body and the few headers replayed with it.
-//
-// A key is claimed by one INSERT … ON CONFLICT DO NOTHING, its own statement, so that of two
-// duplicates sent at once (to one instance or two) exactly one runs; the other sees the claim and
-// is told the first is still in progress (409). A 2xx response is stored with the key and replayed
-// for KEY_TTL_MS; anything else deletes the claim, so the request may be retried with its key.
+// Idempotency-Key (the IETF draft, as Stripe does it): the store REST (src/http/router.ts) and
+// GraphQL mutations (src/graphql/use-idempotency.ts) share. It knows nothing of HTTP: a request is
+// its caller, key, method, path and body fingerprint; a response its status, body and a few headers.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { AppError, badInput, conflict } from '../../errors.js';
@@ -16,10 +10,8 @@ export const KEY_TTL_MS = 24 * 3_600_000;
 /**
  * How long a claim may stay RUNNING before a retry may take it over: a process that crashed (or
  * lost its database) mid-request never stores or releases its claim, and its key must not be
- * refused for a whole day. Longer than any request takes (the database's own statement and
- * transaction timeouts are far shorter), so a live request is never overtaken. The trade-off is
- * in docs/decisions.md: a crash after the write committed but before its response was stored lets
- * a retry after the lease run it again.
+ * refused for a whole day. Longer than any request takes, so a live request is never overtaken
+ * (the trade-off: docs/decisions.md).
  */
 export const RUNNING_LEASE_MS = 60_000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -118,7 +110,9 @@ export function createIdempotencyStore({ query }: { query: Database['query'] }) 
     /**
      * Claims the key for this request, or answers what the key already holds: the stored
      * response (`replay`); 422 when it was used for another request; 409 while its first request
-     * is running, or when that one showed a secret.
+     * is running, or when that one showed a secret. The claim is one INSERT … ON CONFLICT DO
+     * NOTHING, its own statement, so that of duplicates sent at once to any instances exactly one
+     * runs. A 2xx response is stored and replayed for KEY_TTL_MS; anything else frees the key.
      */
     async begin(request: IdempotentRequest): Promise<Begun> {
       const { userId, key, method, path, fingerprint } = request;

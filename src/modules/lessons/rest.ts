@@ -1,8 +1,8 @@
 // The lessons' REST routes: parsed by the router with the module's input schemas, then the service.
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { pageQueryFields } from '../../http/page-query.js';
-import { checkedPage, createLessonInput, updateLessonInput } from './inputs.js';
+import { pageOfQuery, pageQueryFields } from '../../http/page-query.js';
+import { createLessonInput, updateLessonInput } from './inputs.js';
 import { lessonPage, lessonView, toLessonView } from './views.js';
 
 const idQuery = z.object({ id: z.string().min(1, 'must not be empty') });
@@ -21,8 +21,7 @@ export const lessonRoutes = [
     errors: [400, 403, 404],
     handler: async ({ query, ctx, caller }) => {
       if (query.id !== undefined) return toLessonView(await ctx.services.lessons.get({ caller, id: query.id }));
-      const page = checkedPage({ limit: query.limit, cursor: query.cursor, fieldNames: { limit: 'query.limit', cursor: 'query.cursor' } });
-      const { items, nextCursor } = await ctx.services.lessons.list({ caller, ...page });
+      const { items, nextCursor } = await ctx.services.lessons.list({ caller, page: pageOfQuery(query) });
       return { items: items.map(toLessonView), nextCursor };
     },
   }),

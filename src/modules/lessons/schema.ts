@@ -1,12 +1,12 @@
 // The lessons' GraphQL types, queries and mutations; arguments are parsed with the module's input schemas.
 import { dataloaderGetter } from '@pothos/plugin-dataloader';
 import { builder, type GraphQLContext } from '../../graphql/builder.js';
-import { definedInput, forwardConnection, pageCost } from '../../graphql/connection.js';
+import { definedInput, keysetConnection, pageCost } from '../../graphql/connection.js';
 import type { Lesson as LessonRow } from '../../generated/prisma/client.js';
 import { parseWith } from '../../input.js';
 import { loadPublicUsers, PublicUser } from '../users/schema.js';
-import { encodeCursor } from '../../db/keyset.js';
-import { checkedPage, createLessonInput, updateLessonInput, type PageInput } from './inputs.js';
+import { encodeCursor, type PageRequest } from '../../db/keyset.js';
+import { createLessonInput, updateLessonInput } from './inputs.js';
 
 const LessonStatus = builder.enumType('LessonStatus', { values: ['DRAFT', 'PUBLISHED'] as const });
 
@@ -33,15 +33,18 @@ const UserLessonsConnection = builder.connectionObject(
   { name: 'UserLessonsConnectionEdge' },
 );
 
-type AuthorPageKey = PageInput & { authorId: string };
+type AuthorPageKey = { authorId: string; page: PageRequest };
 type AuthorPage = { items: LessonRow[]; hasMore: boolean };
+
+/** The page a key asks for, as text: equal for equal pages (a cursor's row has one spelling). */
+const pageKey = ({ limit, after }: PageRequest) => JSON.stringify([limit, after?.createdAt.toISOString() ?? null, after?.id ?? null]);
 
 /**
  * One loader per request for every user's `lessons`: the keys asking for the same page (first,
  * after) share one SQL statement, however many users the response has.
  */
 const authorPages = dataloaderGetter<AuthorPageKey, AuthorPage, string>(
-  { cacheKeyFn: ({ authorId, limit, cursor }) => JSON.stringify([authorId, limit ?? null, cursor ?? null]) },
+  { cacheKeyFn: ({ authorId, page }) => JSON.stringify([authorId, pageKey(page)]) },
   // Pothos types a loader's context as any schema's; it is the request context the resolver passes in.
   (keys, ctx) => loadAuthorPages(keys, ctx as GraphQLContext),
   undefined,
@@ -51,7 +54,7 @@ const authorPages = dataloaderGetter<AuthorPageKey, AuthorPage, string>(
 async function loadAuthorPages(keys: AuthorPageKey[], ctx: GraphQLContext): Promise<(AuthorPage | Error)[]> {
   const requests = new Map<string, AuthorPageKey[]>();
   for (const key of keys) {
-    const request = JSON.stringify([key.limit ?? null, key.cursor ?? null]);
+    const request = pageKey(key.page);
     const group = requests.get(request);
     if (group) group.push(key);
     else requests.set(request, [key]);
@@ -59,8 +62,7 @@ async function loadAuthorPages(keys: AuthorPageKey[], ctx: GraphQLContext): Prom
   const pages = new Map<AuthorPageKey, AuthorPage>();
   await Promise.all(
     [...requests.values()].map(async (group) => {
-      const { limit, cursor } = group[0]!;
-      const byAuthor = await ctx.services.lessons.publishedByAuthors({ authorIds: group.map((key) => key.authorId), limit, cursor });
+      const byAuthor = await ctx.services.lessons.publishedByAuthors({ authorIds: group.map((key) => key.authorId), page: group[0]!.page });
       for (const key of group) pages.set(key, byAuthor.get(key.authorId)!);
     }),
   );
@@ -76,8 +78,8 @@ builder.objectField(PublicUser, 'lessons', (t) =>
     args: { first: t.arg.int(), after: t.arg.string() },
     complexity: pageCost(),
     resolve: (user, args, ctx) =>
-      // The page is checked here, so that a bad one fails this field, not the loader's whole batch.
-      forwardConnection(args, (request) => authorPages(ctx).load({ ...checkedPage(request), authorId: user.id }), encodeCursor),
+      // The page is checked before the loader, so that a bad one fails this field, not the whole batch.
+      keysetConnection(args, (page) => authorPages(ctx).load({ authorId: user.id, page }), encodeCursor),
   }),
 );
 
@@ -107,7 +109,7 @@ builder.queryFields((t) => ({
     description: 'Lessons, newest first (drafts only for ADMIN). Forward pagination: first (1-100, default 20) and after.',
     complexity: pageCost(),
     resolve: (_, args, ctx) =>
-      forwardConnection(args, (request) => ctx.services.lessons.list({ caller: ctx.viewer(), ...checkedPage(request) }), encodeCursor),
+      keysetConnection(args, (page) => ctx.services.lessons.list({ caller: ctx.viewer(), page }), encodeCursor),
   }),
 }));
 

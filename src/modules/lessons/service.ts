@@ -4,19 +4,21 @@ import { assertAdmin } from '../auth/roles.js';
 import type { Db } from '../../db/client.js';
 import { assertPrecondition, conflict, notFound, type Precondition } from '../../errors.js';
 import { Prisma, type Lesson } from '../../generated/prisma/client.js';
-import { keysetBounds, keysetPage, keysetQuery } from '../../db/keyset.js';
+import { keysetPage, keysetSeek, type PageRequest } from '../../db/keyset.js';
 import { newId, lookupId } from '../../ids.js';
 import { ADMINS_ONLY, EVERYONE } from '../events/audience.js';
 import type { Write } from '../events/write.js';
-import type { CreateLessonInput, PageInput, UpdateLessonInput } from './inputs.js';
+import type { CreateLessonInput, UpdateLessonInput } from './inputs.js';
 import { toLessonView, type LessonView } from './views.js';
 
-export interface ListLessonsOptions extends PageInput {
+export interface ListLessonsOptions {
   caller: Caller;
+  page: PageRequest;
 }
 
-export interface PublishedByAuthorsOptions extends PageInput {
+export interface PublishedByAuthorsOptions {
   authorIds: readonly string[];
+  page: PageRequest;
 }
 
 /**
@@ -54,8 +56,8 @@ export function createLessonService({ db, write }: { db: Db; write: Write }) {
     },
 
     /** Newest first, keyset-paginated. */
-    async list({ caller, ...page }: ListLessonsOptions) {
-      const { limit, seek, orderBy, take } = keysetQuery(page);
+    async list({ caller, page }: ListLessonsOptions) {
+      const { limit, seek, orderBy, take } = keysetSeek(page);
       const rows = await db.lesson.findMany({ where: { ...visibleTo(caller), ...seek }, orderBy, take });
       return keysetPage(rows, limit);
     },
@@ -65,8 +67,7 @@ export function createLessonService({ db, write }: { db: Db; write: Write }) {
      * of many authors, in one SQL statement: what GraphQL's `User.lessons` needs for every user of
      * a response. Drafts never, whoever asks. Authors without such lessons get an empty page.
      */
-    async publishedByAuthors({ authorIds, ...page }: PublishedByAuthorsOptions) {
-      const { limit, after } = keysetBounds(page);
+    async publishedByAuthors({ authorIds, page: { limit, after } }: PublishedByAuthorsOptions) {
       const pages = new Map(authorIds.map((id) => [id, keysetPage<Lesson>([], limit)]));
       if (authorIds.length === 0) return pages;
       // The ISO string with an explicit cast: a Date parameter's time zone is the driver's choice.

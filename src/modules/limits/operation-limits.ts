@@ -1,8 +1,7 @@
-// The operation limits: per client address, on top of the tier budget, each declared once here
-// with the GraphQL Mutation field and the REST route it covers (its max and window are
-// config.operationLimits). Both surfaces count a call on the same key (`op:<field>:<address>`) in
-// the same store, so a client's REST and GraphQL calls share one count: GraphQL through
-// @envelop/rate-limiter's plugin (use-operation-limits.ts), REST through the router's guard below.
+// The operation limits: per client address, on top of the tier budget, each declared once here with
+// the Mutation field and REST route it covers (max and window: config.operationLimits). REST and
+// GraphQL count a call on the same key (`op:<field>:<address>`) in the same store: GraphQL through
+// @envelop/rate-limiter (use-operation-limits.ts), REST through the router's guard below.
 import type { Config, LimitedOperation } from '../../config.js';
 import type { RequestContext } from '../../context.js';
 import { AppError } from '../../errors.js';

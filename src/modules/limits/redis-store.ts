@@ -1,9 +1,7 @@
-// The Redis RateLimitStore: every instance of a deployment shares the counters. One Lua script
-// (EVALSHA through ioredis `defineCommand`) on a sorted set per key counts the hits of that key
-// asked in one turn of the event loop, so the prune, the count and the record happen atomically:
-// concurrent hits from any number of connections never over-admit (unlike a GET-then-SET store).
-// The clock is the Redis server's TIME, read inside the script, so instances whose clocks disagree
-// still agree on the window; the `now` argument of `hit` is ignored.
+// The Redis RateLimitStore, shared by every instance of a deployment. One Lua script on a sorted set
+// per key prunes, counts and records atomically, so concurrent hits from any number of connections
+// never over-admit (unlike a GET-then-SET store). The clock is Redis's TIME, read inside the script,
+// so instances whose clocks disagree agree on the window; `hit`'s `now` is ignored.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { rejectBadLimits, type Decision, type RateLimitStore, type Receipt } from './store.js';
@@ -14,9 +12,8 @@ import { REDIS_COMMAND_TIMEOUT_MS } from '../../redis-options.js';
 //
 // One script call counts a batch of hits of one key (the hits of one event-loop turn, see
 // `createRedisStore`), in order, as if they came one after another at the same instant: the first
-// `limit - count` are admitted and recorded, the rest refused. Measured on Redis 7.0, the script's
-// cost is nearly all fixed (each redis.call costs 1-2 µs of Lua plumbing, the whole script about
-// 20 µs of Redis CPU), so a batch of n costs about what one hit did.
+// `limit - count` are admitted and recorded, the rest refused. The script's cost is nearly all
+// fixed, so a batch of n costs about what one hit does.
 // KEYS[1] = key; ARGV = limit, windowMs, hits in the batch (n), a suffix unique to the batch.
 // Returns {admitted, count before the batch, ms until a slot frees for an admitted hit, the same
 // for a refused one, the members' common prefix}. Admitted hit i (1-based) has the member
@@ -88,9 +85,9 @@ const FIRST_CONNECT_MS = 2_000;
 export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisUrl: string; prefix?: string }): RateLimitStore {
   // Without an offline queue a hit fails at once while Redis is unreachable (the limit service
   // then lets the request through) instead of holding every request until it reconnects.
-  // Auto-pipelining: the hits of one event-loop turn go out in one write (measured: the socket
-  // write per hit was the largest part of the store's cost under load). A Redis that stops
-  // answering fails a hit after REDIS_COMMAND_TIMEOUT_MS (the request goes through), as one that is away does.
+  // Auto-pipelining: the hits of one event-loop turn go out in one socket write. A Redis that stops
+  // answering fails a hit after REDIS_COMMAND_TIMEOUT_MS (the request goes through), as one that
+  // is away does.
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {
     // Reported by the limit service when a hit fails; ioredis keeps reconnecting on its own.

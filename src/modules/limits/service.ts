@@ -1,10 +1,7 @@
-// Rate limits, counted for every transport (REST, GraphQL over HTTP, SSE and WebSocket) by two
-// Yoga plugins over this service:
-// - the tier budget (use-budget.ts): one rolling window per caller (per user when authenticated,
-//   an API key drawing on its owner's budget; per client address otherwise, at the Free limit);
-// - operation limits (operation-limits.ts): per client address on login, register and
-//   recordPageView, on top of the budget, declared once for REST and GraphQL.
-// Both count on one RateLimitStore (in-process, or Redis shared by every instance).
+// Rate limits for every transport (REST, GraphQL over HTTP, SSE, WebSocket), counted by two Yoga
+// plugins over this service on one RateLimitStore: the tier budget (use-budget.ts), one rolling
+// window per caller (user, API key's owner, or address at the Free limit); and the operation
+// limits (operation-limits.ts), per address on login, register and recordPageView.
 import type { Config } from '../../config.js';
 import type { Caller } from '../auth/caller.js';
 import { rarely, type Logger } from '../../logger.js';

@@ -1,11 +1,7 @@
-// The tier budget as one Yoga plugin: every HTTP request but the health checks and the pages
-// draws on its caller's rolling budget once, before any routing or parsing (onRequest), and
-// every operation on a WebSocket once, when its context is built (the socket itself is not an
-// HTTP request Yoga sees). Limited responses carry the limit headers; a refusal is a 429 in the
-// shape of what was asked: the contract's error body, or a GraphQL error RATE_LIMITED. What was
-// counted is kept with the request (or operation) until it ends, so that a refusal later on (an
-// operation limit) can give it back: budgetAdmissionOf and LimitService.refund. A 304 is given
-// back too: it costs no budget.
+// The tier budget as one Yoga plugin: every HTTP request but the health checks and the pages draws
+// on its caller's rolling budget once, before routing or parsing, and every WebSocket operation once
+// when its context is built. Limited responses carry the limit headers; a refusal is a 429 in the
+// shape of what was asked (the contract's error body, or a GraphQL RATE_LIMITED).
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
 import { refusalResponse } from '../../graphql/errors.js';
@@ -21,7 +17,8 @@ const admissions = attachment<object, Admission>('budget admission');
 /**
  * What the budget counted for the request or WebSocket operation that `context` belongs to, if
  * anything: a request's own context (a REST route's), Yoga's context of an HTTP request (which
- * carries the request), or a WebSocket operation's (the one counted).
+ * carries the request), or a WebSocket operation's (the one counted). Kept until the request ends,
+ * so that a later refusal (an operation limit) or a 304 can give it back (LimitService.refund).
  */
 export function budgetAdmissionOf(context: object): Admission | undefined {
   const own = admissions.get(context);

@@ -1,10 +1,7 @@
 // The operation limits (operation-limits.ts) on GraphQL, as @envelop/rate-limiter's plugin with
-// `configByField` built from the table.
-//
-// The library's own stores read the log and write it back in two steps, which over-admits under
-// concurrency (and RedisStore across instances). So the store handed to it records atomically
-// while reading (LimitService.hit: one Redis script across instances) and reports the calls
-// before this one; its write step has nothing left to do.
+// `configByField` built from the table. The library's stores read the log and write it back in two
+// steps, which over-admits under concurrency; the store handed to it records atomically while
+// reading (LimitService.hit) and reports the calls before this one, so its write step does nothing.
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { Store, useRateLimiter, type Identity } from '@envelop/rate-limiter';
 import { getOperationAST, Kind, type DocumentNode, type GraphQLError } from 'graphql';

@@ -47,13 +47,10 @@ export function neverCachedFields(schema: GraphQLSchema): string[] {
 }
 
 /**
- * The documents none of whose operations is ever stored: those that select a field never cached.
- * Nothing is looked up for them either: not by the early look (useResponseCacheHits), not by
- * Yoga's plugin before parsing, not by its execution hook. A document is known by its node (Yoga's
- * parse cache hands back the same one for the same text) once it has run, and from then on by its
- * text too, before it is parsed (a bounded LRU: one forgotten is looked up again until it runs
- * once more). A document with several operations counts as never cached when any of them selects
- * such a field.
+ * The documents none of whose operations is ever stored (any selects a field never cached), so
+ * never looked up either: not by useResponseCacheHits, nor by Yoga's plugin. A document is known by
+ * its node once it has run (Yoga's parse cache hands back the same one for the same text), and from
+ * then on by its text too, before parsing (a bounded LRU: one forgotten is looked up until it runs).
  */
 export function neverCachedDocuments(schema: GraphQLSchema) {
   const uncached = new Set(neverCachedFields(schema));

@@ -1,8 +1,7 @@
-// Invalidation by our own committed events (a user renamed, a lesson changed or published), twice:
-// by the request that committed the change, before it answers, so a read that follows it on any
-// instance is fresh (ResponseCache.invalidate, index.ts); and by every instance when the event
-// reaches it on the event bus, which also clears an entry that a read begun before the commit
-// stored afterwards (invalidateOnEvents).
+// Invalidation by our own committed events, twice: by the request that committed the change, before
+// it answers, so a read that follows on any instance is fresh (ResponseCache.invalidate); and by
+// every instance when the event reaches it on the bus, which also clears what a read begun before
+// the commit stored after it (invalidateOnEvents).
 import type { EventBus } from '../events/bus.js';
 import type { EventPayload } from '../events/outbox.js';
 import type { Entity } from './store.js';

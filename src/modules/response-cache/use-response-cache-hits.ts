@@ -22,15 +22,12 @@ const CONTENT_TYPE_FOR_ACCEPT: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * Yoga's response-cache plugin serves a hit once the request is parsed into GraphQL params; a hit
- * is only a lookup, so a plain GET (query, variables, operation name) or POST is answered here,
- * with the same body, ETag, Last-Modified and content type. Anything else (persisted queries,
- * other Accept values) takes Yoga's way.
- *
- * It belongs right after the rate-limit budget (a hit is counted like any request): the onRequest
- * hooks between (input checks, REST routes, graphql-sse, APQ, Yoga's cache) never act on such a
- * request (one whose query string is not UTF-8 was never stored, so it reaches the checks), and
- * each hook passed costs a hit an iteration of the chain.
+ * Answers a hit of a plain GET (query, variables, operation name) or POST here, with the body, ETag,
+ * Last-Modified and content type Yoga's response-cache plugin would send once it had parsed the
+ * request; anything else (persisted queries, other Accept values) takes Yoga's way. It belongs right
+ * after the rate-limit budget (a hit is counted): the onRequest hooks between never act on such a
+ * request (one whose query string is not UTF-8 was never stored, so it reaches the input checks),
+ * and each one passed costs a hit an iteration of the chain.
  */
 export function useResponseCacheHits({ cache, path, persistedDocument, neverCached }: { cache: Cache; path: string; persistedDocument?: (sha256Hash: string) => string | undefined; neverCached: NeverCached }): Plugin {
   // What a stored result is sent as, made once per entry: the in-process cache hands out the

@@ -1,7 +1,7 @@
 // ADMIN views and actions on an endpoint's deliveries: the paged log, a test ping, a retry.
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { keysetPage, keysetQuery } from '../../db/keyset.js';
+import { keysetPage, keysetSeek, type PageRequest } from '../../db/keyset.js';
 import { notFound } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { lookupId, newId } from '../../ids.js';
@@ -9,7 +9,6 @@ import type { Caller } from '../auth/caller.js';
 import { assertAdmin } from '../auth/roles.js';
 import { oneMoreAttempt, type AttemptNow } from './attempt-now.js';
 import { findEndpoint } from './endpoints.js';
-import type { DeliveriesPage } from './inputs.js';
 import { toDeliveryView, withAttempts, type DeliveryView } from './views.js';
 
 export const TEST_EVENT = 'webhook.test';
@@ -60,13 +59,13 @@ export function createDeliveries({ db, config, attemptNow }: { db: Db; config: C
     },
 
     /** The endpoint's deliveries, newest first (each with its attempts, oldest first), keyset-paginated. */
-    async deliveries({ caller, id, limit, cursor }: { caller: Caller; id: string } & DeliveriesPage) {
+    async deliveries({ caller, id, page }: { caller: Caller; id: string; page: PageRequest }) {
       assertAdmin(caller);
-      const { limit: size, seek, orderBy, take } = keysetQuery({ limit, cursor });
+      const { limit, seek, orderBy, take } = keysetSeek(page);
       await findEndpoint(db, id);
       const rows = await inOneSnapshot((tx) => tx.webhookDelivery.findMany({ where: { endpointId: id, ...seek }, orderBy, take, include: withAttempts }));
-      const page = keysetPage(rows, size);
-      return { ...page, items: page.items.map(toDeliveryView) };
+      const found = keysetPage(rows, limit);
+      return { ...found, items: found.items.map(toDeliveryView) };
     },
 
     /**

@@ -2,7 +2,6 @@
 // their arguments, so a service receives typed, validated values.
 import { z } from 'zod';
 import { firstMillisecond, isoInstant } from '../../dates.js';
-import { keysetBounds, MAX_PAGE_SIZE } from '../../db/keyset.js';
 import { pageQueryFields } from '../../http/page-query.js';
 import { EVENT_TYPES } from '../events/outbox.js';
 import { MAX_URL_LENGTH, urlFormProblem } from './url-guard.js';
@@ -48,27 +47,5 @@ export const recoverWebhookInput = z.strictObject({
 });
 export type RecoverWebhookInput = z.output<typeof recoverWebhookInput>;
 
-const LIMIT_PROBLEM = `must be an integer from 1 to ${MAX_PAGE_SIZE}`;
-const pageLimit = z.number(LIMIT_PROBLEM).int(LIMIT_PROBLEM).min(1, LIMIT_PROBLEM).max(MAX_PAGE_SIZE, LIMIT_PROBLEM);
-const isCursor = (cursor: string) => {
-  try {
-    keysetBounds({ cursor });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const pageCursor = z.string().refine(isCursor, 'is not a valid cursor');
-
-/** A page of an endpoint's deliveries, as REST's query names it. */
-export const deliveriesQuery = z.object({
-  limit: pageQueryFields.limit.pipe(pageLimit.optional()),
-  cursor: pageQueryFields.cursor.pipe(pageCursor.optional()),
-});
-/** The same page, as GraphQL's connection arguments name it. */
-export const deliveriesArgs = z.object({ first: pageLimit.optional(), after: pageCursor.optional() });
-/** A validated page: its size and the cursor of the row it starts after. */
-export interface DeliveriesPage {
-  limit?: number;
-  cursor?: string;
-}
+/** A page of an endpoint's deliveries, as REST's query names it (checked by pageOfQuery). */
+export const deliveriesQuery = z.object(pageQueryFields);

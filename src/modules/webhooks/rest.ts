@@ -1,6 +1,7 @@
 // The webhook API over REST: ADMIN only (route roles), the same service as the GraphQL fields.
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
+import { pageOfQuery } from '../../http/page-query.js';
 import { createWebhookInput, deliveriesQuery, recoverWebhookInput, updateWebhookInput } from './inputs.js';
 import { createdWebhookView, deliveryPage, deliveryView, recoveryView, rotatedSecretView, webhookList, webhookView } from './views.js';
 
@@ -13,7 +14,6 @@ export const webhookRoutes = [
     ...common, method: 'POST', path: '/api/v1/webhooks', operationId: 'createWebhook',
     summary: 'ADMIN: register a webhook endpoint; the response holds its signing secret, shown only here',
     body: createWebhookInput,
-    showsSecret: true,
     success: { status: 201, description: 'The endpoint, with `secret`', schema: createdWebhookView },
     errors: [400, 403],
     handler: async ({ body, ctx, caller }) => ctx.services.webhooks.create({ caller, input: body }),
@@ -69,7 +69,7 @@ export const webhookRoutes = [
     success: { status: 200, description: 'A page `{items, nextCursor}`', schema: deliveryPage },
     errors: [400, 403, 404],
     handler: async ({ params, query, ctx, caller }) => {
-      const page = await ctx.services.webhooks.deliveries({ caller, id: params.id, limit: query.limit, cursor: query.cursor });
+      const page = await ctx.services.webhooks.deliveries({ caller, id: params.id, page: pageOfQuery(query) });
       return { items: page.items, nextCursor: page.nextCursor };
     },
   }),
@@ -95,7 +95,6 @@ export const webhookRoutes = [
     ...common, method: 'POST', path: '/api/v1/webhooks/{id}/rotate-secret', operationId: 'rotateWebhookSecret',
     summary: 'ADMIN: a new signing secret; for 24 hours deliveries are signed with the new and the previous one',
     params: idParams,
-    showsSecret: true,
     success: { status: 200, description: '`{secret}`: the new secret, shown only here', schema: rotatedSecretView },
     errors: [403, 404],
     handler: async ({ params, ctx, caller }) => ctx.services.webhooks.rotateSecret({ caller, id: params.id }),

@@ -2,10 +2,10 @@
 // REST routes. Deliveries are a query of their own (webhookDeliveries), not a field of
 // WebhookEndpoint, so listing endpoints stays one query.
 import { builder } from '../../graphql/builder.js';
-import { definedInput, forwardConnection, pageCost } from '../../graphql/connection.js';
+import { definedInput, keysetConnection, pageCost } from '../../graphql/connection.js';
 import { encodeCursor } from '../../db/keyset.js';
 import { parseWith } from '../../input.js';
-import { createWebhookInput, deliveriesArgs, recoverWebhookInput, updateWebhookInput } from './inputs.js';
+import { createWebhookInput, recoverWebhookInput, updateWebhookInput } from './inputs.js';
 import { type CreatedWebhookView, type DeliveryView, type RecoveryView, type RotatedSecretView, type WebhookView } from './views.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -117,12 +117,9 @@ builder.queryFields((t) => ({
     args: { webhookId: t.arg.id({ required: true }) },
     complexity: pageCost(),
     resolve: (_, args, ctx) =>
-      forwardConnection(
+      keysetConnection(
         args,
-        (request) => {
-          const { first, after } = parseWith(deliveriesArgs, { first: request.limit, after: request.cursor }, '');
-          return ctx.services.webhooks.deliveries({ caller: ctx.viewer(), id: args.webhookId, limit: first, cursor: after });
-        },
+        (page) => ctx.services.webhooks.deliveries({ caller: ctx.viewer(), id: args.webhookId, page }),
         (delivery) => encodeCursor({ id: delivery.id, createdAt: new Date(delivery.createdAt) }),
       ),
   }),
