@@ -33,6 +33,10 @@ if (newest(built) === 0 || newest(join(root, 'dist/.tsbuildinfo')) < sources) {
   utimesSync(join(root, 'dist/.tsbuildinfo'), now, now);
 }
 
+// The embedded database a first start copies (rebuilt when older than the migrations).
+const template = spawnSync(process.execPath, [join(root, 'scripts/build-pglite-template.mjs')], { stdio: 'inherit' });
+if (template.status !== 0) console.error('the embedded database template could not be built: a first start creates its database itself');
+
 const consoleSources = Math.max(newest(join(root, 'src/console')), newest(join(root, 'src/client')));
 if (newest(join(root, 'dist/console/index.html')) < consoleSources) {
   console.error('building dist/console/ (the console sources changed since the last build)…');

@@ -2,8 +2,6 @@
 // then listen. Returns a handle the tests and main.ts use alike.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
@@ -11,6 +9,7 @@ import { ConfigError, type Config } from './config.js';
 import { migrateInChild } from './db/migrate-process.js';
 import type { Database } from './db/client.js';
 import { openDatabase } from './db/open-database.js';
+import { copyTemplateIfNew } from './db/pglite.js';
 import { lockDataDir } from './db/data-dir-lock.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
@@ -87,9 +86,9 @@ export async function buildService(config: Config, options: StartOptions = {}): 
   let db: Database;
   let applied: string[] = [];
   try {
-    // A new embedded database is created by the migration child, not here: the process that
-    // creates one (PGlite's initdb) keeps a few hundred MB more resident for as long as it runs.
-    if (dataDirLock && !options.migrateInProcess && !existsSync(join(config.dataDir, 'pglite', 'PG_VERSION'))) {
+    // A new embedded database is the build's template copied, or else created by the migration
+    // child, not here: the process that creates one (initdb) keeps a few hundred MB more resident.
+    if (dataDirLock && !options.migrateInProcess && !(await copyTemplateIfNew(config.dataDir))) {
       applied = await migrateInChild(config);
     }
     db = await openDatabase({ ...config, onQuery: options.onQuery, dataDirLock });

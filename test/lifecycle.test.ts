@@ -249,7 +249,17 @@ describe('signals', () => {
   });
 
   it('Ctrl-C during the first migration names the signal', SLOW, async () => {
-    const child = spawnGroup(process.execPath, ['dist/main.js'], { NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir(), JWT_SECRET: SECRET, LOG_LEVEL: 'info' });
+    // A first start on an empty PostgreSQL database, its migration held at the lock so that it is
+    // still running when Ctrl-C comes (a new embedded DATA_DIR starts from the migrated template).
+    const db = await createPgDatabase();
+    pool.defer(() => db.drop());
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    pool.defer(() => holder.end());
+    await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const child = spawnGroup(process.execPath, ['dist/main.js'], {
+      NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir(), JWT_SECRET: SECRET, DATABASE_URL: db.url, LOG_LEVEL: 'info',
+    });
     // The migration child: a process whose parent is the service.
     await waitFor('the migration child', () => childrenOf(child.proc.pid!).length > 0, 60_000);
     // Ctrl-C: SIGINT to the whole foreground process group.

@@ -200,11 +200,11 @@ describe('graceful shutdown (PGlite)', () => {
     const dataDir = await tempDir();
     const env = { NODE_ENV: 'development', PORT: '0', DATA_DIR: dataDir };
     const first = spawnService(env);
-    // Signal handlers are in place before the database is opened; the migration line comes
-    // while the start is still under way (seeding and listening follow).
+    // Signal handlers are in place before the database is opened; the seeding line comes while
+    // the start is still under way (listening follows).
     const deadline = Date.now() + START_DEADLINE_MS;
-    while (!logLines(first).some((l) => l.msg === 'migrations applied')) {
-      if (first.proc.exitCode !== null || Date.now() > deadline) throw new Error(`no migration line:\n${first.stdout()}${first.stderr()}`);
+    while (!logLines(first).some((l) => l.msg === 'seeded demo data')) {
+      if (first.proc.exitCode !== null || Date.now() > deadline) throw new Error(`no seeding line:\n${first.stdout()}${first.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     first.proc.kill('SIGTERM');

@@ -1,11 +1,28 @@
 // The embedded database (PGlite), persisted in DATA_DIR and owned by one process at a time.
+import { existsSync } from 'node:fs';
+import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Database, DatabaseOptions } from './client.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { createPrismaClient } from './prisma-client.js';
 import { applyMigrations, migrationsPending } from './schema-engine.js';
+
+/** A created and migrated database the build made (scripts/build-pglite-template.mjs), if any. */
+const TEMPLATE = fileURLToPath(new URL('../pglite-template', import.meta.url));
+
+/**
+ * A DATA_DIR without a database starts from the build's template, when there is one: creating a
+ * database (initdb) and migrating it is most of a first start. True when DATA_DIR has a database now.
+ */
+export async function copyTemplateIfNew(dataDir: string): Promise<boolean> {
+  const dir = join(dataDir, 'pglite');
+  if (existsSync(join(dir, 'PG_VERSION'))) return true;
+  if (!existsSync(join(TEMPLATE, 'PG_VERSION'))) return false;
+  await cp(TEMPLATE, dir, { recursive: true });
+  return true;
+}
 
 export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'dataDirLock' | 'onQuery'>): Promise<Database> {
   // One process at a time (data-dir-lock.ts): a second one refuses to start.
@@ -16,6 +33,7 @@ export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'dat
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   let pglite: PGlite;
   try {
+    await copyTemplateIfNew(options.dataDir);
     await mkdir(dir, { recursive: true });
     pglite = await PGlite.create(dir);
   } catch (error) {

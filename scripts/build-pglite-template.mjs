@@ -1,0 +1,53 @@
+// Builds dist/pglite-template/: an embedded database created and migrated (not seeded), which a
+// first start copies into DATA_DIR instead of creating one (src/db/pglite.ts). Creating a
+// database (PGlite's initdb) and migrating it is most of a first start's time; copying takes a
+// fraction of a second. Rebuilt when it is older than the migrations; migrations added after it
+// are applied at start as on any database.
+/* global URL, console, process -- Node globals (the lint config knows only TypeScript's) */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const template = join(root, 'dist/pglite-template');
+
+/** The newest modification time under `path` (0 when it does not exist). */
+function newest(path) {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
+}
+
+const migrations = Math.max(newest(join(root, 'prisma/migrations')), newest(join(root, 'dist/db/migrate-child.js')));
+let built = 0;
+try {
+  built = statSync(join(template, 'PG_VERSION')).mtimeMs;
+} catch {
+  // none yet
+}
+if (built < migrations) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'learnstream-template-'));
+  try {
+    const child = spawnSync(process.execPath, [join(root, 'dist/db/migrate-child.js')], {
+      env: { ...process.env, LEARNSTREAM_MIGRATE_DATABASE_URL: '', LEARNSTREAM_MIGRATE_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    });
+    if (child.status !== 0) {
+      // No template: a first start creates its database itself, only slower.
+      console.error(`the embedded database template could not be built: ${child.stdout.trim()}`);
+    } else {
+      rmSync(template, { recursive: true, force: true });
+      renameSync(join(dataDir, 'pglite'), template);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
