@@ -60,6 +60,7 @@ export async function packClient(): Promise<string> {
   });
   await writeFile(join(stageDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await copyFile(join(source, 'README.md'), join(stageDir, 'README.md'));
+  await copyFile(join(root, 'LICENSE'), join(stageDir, 'LICENSE'));
   const destination = join(root, 'dist');
   // The staged manifest has no scripts; --ignore-scripts keeps it so whatever the npm config says.
   await run('npm', ['pack', '--ignore-scripts', '--pack-destination', destination], { cwd: stageDir });

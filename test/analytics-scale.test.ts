@@ -12,6 +12,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrationList, withSchemaEngine } from '../src/db/schema-engine.js';
 import { expectError } from './support/assert.js';
+import { instancesTest } from './support/fixtures.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { createPgDatabase, DATABASES, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
@@ -409,22 +410,22 @@ describe.each(DATABASES)('a %s database migrated from before the buckets', (kind
   });
 });
 
-describe('two instances on one PostgreSQL', () => {
-  const a = deployment('postgres');
-  let b: TestServer;
-  beforeAll(async () => {
-    await a.create();
-    await a.start();
-    b = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS, reuse: { dataDir: await mkdtemp(join(tmpdir(), 'learnstream-analytics-b-')), databaseUrl: a.d.url } });
-  }, 120_000);
-  afterAll(async () => {
-    await b?.stop();
-    await rm(b?.config.dataDir ?? '/nonexistent', { recursive: true, force: true });
-    await a.destroy();
+const twoInstances = instancesTest({ env: NO_RATE_LIMITS })
+  /** Runs `fn` on the instances' database, beside them. */
+  .extend('direct', { scope: 'file' }, ({ a }) => async <T>(fn: (store: Store) => Promise<T>): Promise<T> => {
+    const store = await openStore('postgres', a.config.dataDir, a.databaseUrl);
+    try {
+      return await fn(store);
+    } finally {
+      await store.close();
+    }
   });
 
-  it('record and fold side by side: both count every view once, at once and after folding', { timeout: 120_000 }, async () => {
-    const apis = [a.d.api, client(b.url)];
+describe('two instances on one PostgreSQL', () => {
+  const it = twoInstances;
+
+  it('record and fold side by side: both count every view once, at once and after folding', { timeout: 120_000 }, async ({ a, b, direct }) => {
+    const apis = [client(a.url), client(b.url)];
     const before = await total(apis[0]!);
     expect(await total(apis[1]!)).toBe(before);
     const N = 300;
@@ -437,12 +438,12 @@ describe('two instances on one PostgreSQL', () => {
     );
     expect(statuses.flat().filter((s) => s !== 202)).toEqual([]);
     for (const api of apis) expect(await total(api)).toBe(before + N);
-    await waitFor('the folds to catch up', () => a.direct(async (s) => (await unfolded(s)) === 0));
+    await waitFor('the folds to catch up', () => direct(async (s) => (await unfolded(s)) === 0));
     for (const api of apis) {
       expect(await total(api)).toBe(before + N);
       expect(await total(api, '?path=/two/0')).toBe(Math.ceil(N / 7));
       expect(await total(api, `?from=${iso(Date.now() - 3_600_000)}&to=${iso(Date.now() + 1)}`)).toBeGreaterThanOrEqual(N);
     }
-    await a.direct(checkBuckets);
+    await direct(checkBuckets);
   });
 });

@@ -1,13 +1,12 @@
-// GET /api/asyncapi.json: an AsyncAPI 3.0 document that @asyncapi/parser accepts without errors,
-// with the webhook channel (HTTP POST to the subscriber's URL, the signature headers) and
-// Subscription.events (graphql-ws and SSE on /graphql), one message per event type whose payload
-// is the catalogue's schema as GET /api/v1/event-types serves it. Served like /api/openapi.json:
-// without a token, rate limited, other methods 405.
+// GET /api/asyncapi.json: an AsyncAPI 3.0 document @asyncapi/parser accepts without errors, with the
+// webhook channel (a signed HTTP POST) and Subscription.events (graphql-ws and SSE on /graphql), one
+// message per event type whose payload is the catalogue's schema (GET /api/v1/event-types). Served
+// like /api/openapi.json: without a token, rate limited, other methods 405.
 import { DiagnosticSeverity, Parser, type Diagnostic } from '@asyncapi/parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError } from './support/assert.js';
-import { client, type Client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { serverTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
 
 const NAMES = ['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit'];
 const HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
@@ -24,26 +23,24 @@ const asWritten = (value: unknown): unknown =>
       ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'x-parser-schema-id').map(([k, v]) => [k, asWritten(v)]))
       : value;
 
+// The real default limits: the document is an API route like any other.
+const it = serverTest({ kind: 'pglite' });
+
 describe('GET /api/asyncapi.json', () => {
-  let server: TestServer;
   let api: Client;
   let doc: Json;
   let catalogue: { name: string; schema: Json }[];
   /** The parser is slow (a Spectral ruleset): the served document is parsed once. */
   let parsed: Awaited<ReturnType<Parser['parse']>>;
 
-  beforeAll(async () => {
-    // The real default limits: the document is an API route like any other.
-    server = await startTestServer({ kind: 'pglite' });
-    api = client(server.url);
+  it.beforeAll(async ({ api: itsClient, ada }) => {
+    api = itsClient;
     const reply = await api.get('/api/asyncapi.json');
     expect(reply.status, reply.text).toBe(200);
     doc = reply.body as Json;
-    const ada = (await api.loginAs('ada')).token;
     catalogue = (await api.get('/api/v1/event-types', { token: ada })).body.items as { name: string; schema: Json }[];
     parsed = await new Parser().parse(JSON.stringify(doc));
   }, 120_000);
-  afterAll(() => server?.stop());
 
   it('is served as JSON without a token, rate limited, and refuses other methods', async () => {
     const reply = await api.get('/api/asyncapi.json');

@@ -213,9 +213,9 @@ describe('@learnstream/client packed, installed in an empty folder and used agai
 
   it('is compiled JavaScript (ESM and CommonJS) with declarations, and nothing else', async () => {
     const files = (await filesUnder(join(consumer, 'node_modules', PACKAGE))).map((f) => relative(join(consumer, 'node_modules', PACKAGE), f.path)).sort();
-    expect(files).toEqual(['README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect(files).toEqual(['LICENSE', 'README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
     const manifest = JSON.parse(await readFile(join(consumer, 'node_modules', PACKAGE, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ name: PACKAGE, type: 'module', sideEffects: false });
+    expect(manifest).toMatchObject({ name: PACKAGE, type: 'module', sideEffects: false, license: 'MIT' });
     expect(manifest['scripts']).toBeUndefined();
   });
 

@@ -1,10 +1,7 @@
-// The client library (src/client) against the real server over real HTTP: REST calls of every
-// area with their typed errors, typed GraphQL operations and errors, the live event stream
-// (events caused through REST, `break` closing the connection, resuming with `after` across a
-// dropped connection and across a server restart without gap or duplicate), webhook signature
-// verification on real deliveries, and 429 handling against the tier rate limiter (auto-retry,
-// opt-out, a Retry-After too long to wait). The only fetch wrappers here observe requests or cut
-// a real connection; nothing answers in the server's place.
+// The client library (src/client) against the real server over real HTTP: REST calls with their
+// typed errors, typed GraphQL, the live event stream (resuming across a dropped connection and a
+// server restart without gap or duplicate), webhook verification on real deliveries, and 429 and
+// 503 handling. Fetch wrappers here only observe requests or cut a real connection.
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -32,6 +29,7 @@ import {
   type Lesson,
   type StoredEvent,
 } from '../src/client/index.js';
+import { serverTest } from './support/fixtures.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver, type Hit } from './support/receiver.js';
@@ -163,6 +161,12 @@ async function goLive(sub: ReturnType<typeof collect>, record: (path: string) =>
 }
 
 
+// Webhook retries an hour apart: a second attempt in these tests is the one asked for by hand.
+const realServer = serverTest({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1h' } });
+const WINDOW_S = 2;
+const limited = serverTest({ env: { RATE_LIMIT_FREE: '3', RATE_LIMIT_WINDOW_S: String(WINDOW_S) } });
+const outage = serverTest({ kind: 'postgres', env: NO_RATE_LIMITS });
+
 describe('the client library as a package', () => {
   it("is this repository's `learnstream` entry (the published package, @learnstream/client, is tested in client-package.test.ts)", () => {
     expect(pkg.LearningClient).toBe(LearningClient);
@@ -189,6 +193,7 @@ describe('the client library as a package', () => {
 });
 
 describe('LearningClient against the real server', () => {
+  const it = realServer;
   let server: TestServer;
   let api: Client;
   let adaToken: string;
@@ -200,20 +205,14 @@ describe('LearningClient against the real server', () => {
   /** No credentials. */
   let anon: LearningClient;
 
-  beforeAll(async () => {
-    // Webhook retries an hour apart: a second attempt in these tests is the one asked for by hand.
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1h' } });
-    api = client(server.url);
-    adaToken = (await api.loginAs('ada')).token;
+  it.beforeAll(async ({ server: started, api: itsClient, ada: adaSignedIn, grace: graceSignedIn }) => {
+    [server, api, adaToken] = [started, itsClient, adaSignedIn];
     const created = await api.post('/api/v1/api-keys', { name: 'client tests' }, { token: adaToken });
     expect(created.status).toBe(201);
     adaKey = created.body as CreatedApiKey;
     ada = new LearningClient({ baseUrl: server.url, apiKey: adaKey.key });
-    grace = new LearningClient({ baseUrl: `${server.url}/`, token: (await api.loginAs('grace')).token });
+    grace = new LearningClient({ baseUrl: `${server.url}/`, token: graceSignedIn });
     anon = new LearningClient({ baseUrl: server.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
   });
 
   it('has a method for every operation of the OpenAPI document', async () => {
@@ -387,7 +386,7 @@ describe('LearningClient against the real server', () => {
       // The same events, unfiltered and in one page.
       const everything = await ada.listEvents({ limit: 1000 });
       expect(everything.items.filter((e) => e.event === 'analytics.hit')).toEqual(hits);
-      // No names is every event, as events({ types: [] }) streams every event (it was a 400).
+      // No names is every event, as events({ types: [] }) streams every event.
       expect((await ada.listEvents({ types: [], limit: 1000 })).items.slice(0, everything.items.length)).toEqual(everything.items);
       const first = await ada.listEvents({ types: ['analytics.hit'], limit: 1 });
       expect(first.items).toEqual(hits.slice(0, 1));
@@ -857,19 +856,15 @@ describe('events() across a server restart', () => {
 });
 
 describe('rate limits (429) with the tier limiter', () => {
-  const WINDOW_S = 2;
+  const it = limited;
   let server: TestServer;
   let api: Client;
 
   /** Waits out the rolling window, so the address's (and every user's) budget is whole again. */
   const freshBudget = () => sleep(WINDOW_S * 1000 + 200);
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: { RATE_LIMIT_FREE: '3', RATE_LIMIT_WINDOW_S: String(WINDOW_S) } });
-    api = client(server.url);
-  });
-  afterAll(async () => {
-    await server?.stop();
+  it.beforeAll(({ server: started, api: itsClient }) => {
+    [server, api] = [started, itsClient];
   });
 
   it('retryOnRateLimit: false throws RateLimitError with the contract body and retryAfterSeconds', async () => {
@@ -961,6 +956,7 @@ describe('rate limits (429) with the tier limiter', () => {
 });
 
 describe('a database outage (503 with Retry-After)', () => {
+  const it = outage;
   let server: TestServer;
 
   /** Lets the service's database accept connections or not (and cuts the ones it has). */
@@ -976,13 +972,11 @@ describe('a database outage (503 with Retry-After)', () => {
     }
   }
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
+  it.beforeAll(({ server: started }) => {
+    server = started;
   });
-  afterAll(async () => {
-    if (server) await databaseAccepts(true);
-    await server?.stop();
-  });
+  // Let the server's stop reach its database again, whatever the test left.
+  it.afterAll(() => databaseAccepts(true));
 
   it('replays a GET after its Retry-After once the database is back, and never replays a write', async () => {
     const net = recordingFetch();

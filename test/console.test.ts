@@ -1,19 +1,18 @@
-// GET /console over real HTTP: the console's page and its hashed files as a browser gets them
-// (status, type, caching, ETag/304, gzip, the page CSP with no inline script), not rate limited,
-// the contract's 404 and 405 around them; and, on a server with no build of the console, a clear
-// 503 page instead (then the build is found once it exists, without a restart). The console in a
-// real browser: test/console-browser.test.ts.
+// GET /console over real HTTP: the page and its hashed files as a browser gets them (type, caching,
+// ETag/304, gzip, a CSP with no inline script), not rate limited, with the contract's 404 and 405;
+// without a build, a 503 page until the build exists (no restart needed). In a real browser:
+// test/console-browser.test.ts.
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { usePages } from '../src/http/plugins/use-pages.js';
 import { DEFAULT_CONSOLE_DIR } from '../src/pages/console.js';
 import { expectError } from './support/assert.js';
 import { ensureConsoleBuilt } from './support/console-build.js';
-import { client, type Client, type Reply } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { serverTest } from './support/fixtures.js';
+import type { Client, Reply } from './support/http.js';
 
 const LIMIT_HEADERS = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 const CONSOLE_CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; form-action 'none'";
@@ -28,19 +27,18 @@ function expectPageHeaders(reply: Reply) {
   for (const header of LIMIT_HEADERS) expect(reply.headers.get(header), header).toBeNull();
 }
 
+// A budget of 3: the page and its files must not draw on it.
+const it = serverTest({ env: { RATE_LIMIT_FREE: '3' } });
+
 describe('GET /console', () => {
-  let server: TestServer;
   let api: Client;
   let page: Reply;
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ api: itsClient }) => {
+    api = itsClient;
     await ensureConsoleBuilt();
-    // A budget of 3: the page and its files must not draw on it.
-    server = await startTestServer({ env: { RATE_LIMIT_FREE: '3' } });
-    api = client(server.url);
     page = await api.get('/console');
   });
-  afterAll(() => server?.stop());
 
   it('is an HTML page that loads its script and stylesheet from /console/assets/, nothing inline, with a CSP allowing only our origin', () => {
     expect(page.status).toBe(200);

@@ -1,22 +1,15 @@
-// Wake on commit: the transaction that records an event NOTIFYs, every instance's relay LISTENs
-// and positions it at once; idle, a relay looks only every FALLBACK_POLL_MS (in case a
-// notification was lost). Checked as a user of the database sees it, and as a subscriber does:
-// - an idle instance's statements: every one it sent to the database (the query log of
-//   src/db/client.ts), the relay's own and in all (PostgreSQL's own transaction count of the
-//   instance's database is printed beside it);
-// - a subscriber on instance B gets each event committed through instance A long before a relay
-//   that only polled could have found it (half the fallback interval), with Redis and without it
-//   (then B hears of A's positions through NOTIFY), and on PGlite.
+// Wake on commit: the transaction that records an event NOTIFYs and every instance's relay positions
+// it at once; idle, a relay looks only every FALLBACK_POLL_MS. Checked by an idle instance's
+// statements, and by a subscriber on instance B getting events committed through A well within half
+// that interval (with Redis, without it, and on PGlite).
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { FALLBACK_POLL_MS } from '../src/modules/events/relay.js';
+import { instancesTest, serverTestOn } from './support/fixtures.js';
 import { client } from './support/http.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import { sql, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
 import { sleep, waitFor } from './support/wait.js';
@@ -133,14 +126,12 @@ async function idleStatements(server: TestServer): Promise<{ perSecond: number; 
   return { perSecond: statements.length / seconds, relayPerSecond: relay.length / seconds };
 }
 
-describe.each(['postgres', 'pglite'] as const)('an idle instance on %s', (kind) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-  });
-  afterAll(() => server?.stop());
+const idle = serverTestOn({ env: NO_RATE_LIMITS });
 
-  it('looks for events at most once a second, and an event still reaches a subscriber promptly', SLOW, async () => {
+describe.each(['postgres', 'pglite'] as const)('an idle instance on %s', (kind) => {
+  const it = idle[kind];
+
+  it('looks for events at most once a second, and an event still reaches a subscriber promptly', SLOW, async ({ server }) => {
     const live = await subscribe(server);
     try {
       await goLive(server, live);
@@ -159,25 +150,11 @@ describe.each(['postgres', 'pglite'] as const)('an idle instance on %s', (kind) 
   });
 });
 
-describe.each<{ name: string; env: Record<string, string> }>([
-  { name: 'with Redis', env: { REDIS_URL: TEST_REDIS_URL } },
-  { name: 'without Redis', env: {} },
-])('two instances on one PostgreSQL database, $name', ({ env }) => {
-  let a: TestServer;
-  let b: TestServer;
-  let bDir: string;
-  beforeAll(async () => {
-    a = await startTestServer({ env: { ...NO_RATE_LIMITS, ...env } });
-    bDir = await mkdtemp(join(tmpdir(), 'learnstream-test-'));
-    b = await startTestServer({ env: { ...NO_RATE_LIMITS, ...env }, reuse: { dataDir: bDir, databaseUrl: a.databaseUrl! } });
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-    await rm(bDir, { recursive: true, force: true });
-  });
-
-  it('a subscriber on B gets each event committed through A promptly, in commit order', SLOW, async () => {
+describe.each([
+  { name: 'with Redis', it: instancesTest({ env: { ...NO_RATE_LIMITS, REDIS_URL: TEST_REDIS_URL } }) },
+  { name: 'without Redis', it: instancesTest({ env: NO_RATE_LIMITS }) },
+])('two instances on one PostgreSQL database, $name', ({ it }) => {
+  it('a subscriber on B gets each event committed through A promptly, in commit order', SLOW, async ({ a, b }) => {
     const onB = await subscribe(b);
     try {
       await goLive(a, onB);

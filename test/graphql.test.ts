@@ -6,25 +6,24 @@ import { serverAudits } from 'graphql-http';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, type Reply } from './support/http.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
+import type { Client, Reply } from './support/http.js';
 import { passRefreshGrace } from './support/refresh-grace.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
+// Budgets high enough that the ~100 requests of this file never meet a rate limit.
+const it = serverTest({ env: NO_RATE_LIMITS });
+
+// The fixture's server, client and tokens, for the helpers below.
 let server: TestServer;
 let api: Client;
 let ada: string; // ADMIN, PRO
 let grace: string; // MEMBER, FREE
-
-beforeAll(async () => {
-  // Budgets high enough that the ~100 requests of this file never meet a rate limit.
-  server = await startTestServer({ env: NO_RATE_LIMITS });
-  api = client(server.url);
-  ada = (await api.loginAs('ada')).token;
-  grace = (await api.loginAs('grace')).token;
+it.beforeAll(({ server: started, api: itsClient, ada: adaToken, grace: graceToken }) => {
+  [server, api, ada, grace] = [started, itsClient, adaToken, graceToken];
 });
-afterAll(() => server?.stop());
 
 const gql = (query: string, variables?: Record<string, unknown>, token?: string) =>
   api.graphql(query, variables, token ? { token } : undefined);
@@ -401,9 +400,8 @@ describe('limits', () => {
     expect(refused.body.errors[0].message).toMatch(/Aliases limit of 50 exceeded, found 51/);
     expectNothingRan();
 
-    // __typename counts too (graphql-armor exempts it by default: 3,000 aliases of it were answered,
-    // a 50 kB document making a response of 60 kB and 3,000 field executions).
-    // (3,000 of them are now refused even earlier, as a document of more than 1,000 tokens.)
+    // __typename counts too, though graphql-armor exempts it by default: each alias of it is a field
+    // executed. (3,000 of them are refused earlier, as a document of more than 1,000 tokens.)
     const typenames = await gql(`{ ${Array.from({ length: 300 }, (_, i) => `t${i}: __typename`).join(' ')} }`);
     expect(typenames.body.data).toBeUndefined();
     expect(typenames.body.errors[0].message).toMatch(/Aliases limit of 50 exceeded, found 300/);

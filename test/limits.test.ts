@@ -4,7 +4,8 @@
 // X-Forwarded-For, so every test starts from a full budget.
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { serverTest } from './support/fixtures.js';
 import { client, type Client, type Reply } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -43,17 +44,21 @@ function expectRefused(reply: Reply) {
   expect(reply.headers.get('x-ratelimit-remaining')).toBe('0');
 }
 
+const withDefaults = serverTest({ env: { TRUST_PROXY: 'true' } });
+const withSmallWindow = serverTest({ env: { TRUST_PROXY: 'true', RATE_LIMIT_FREE: '3', RATE_LIMIT_WINDOW_S: '3' } });
+const withOperationLimits = serverTest({
+  env: { TRUST_PROXY: 'true', RATE_LIMIT_LOGIN: '3/1m', RATE_LIMIT_REGISTER: '2/1h', RATE_LIMIT_PAGE_VIEWS: '3/1m' },
+});
+
 describe('the tier budget, with the default limits', () => {
-  let server: TestServer;
+  const it = withDefaults;
   let api: Client;
   const tokens = { ada: '', grace: '', alan: '' };
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
-    api = client(server.url);
-    for (const who of ['ada', 'grace', 'alan'] as const) tokens[who] = (await api.loginAs(who)).token;
+  it.beforeAll(({ api: itsClient, ada, grace, alan }) => {
+    api = itsClient;
+    Object.assign(tokens, { ada, grace, alan });
   });
-  afterAll(() => server?.stop());
 
   it('lets an address make 100 requests a minute, counting down, and refuses the 101st with 429', async () => {
     const headers = freshAddress();
@@ -139,14 +144,13 @@ describe('the tier budget, with the default limits', () => {
 });
 
 describe('the rolling window (RATE_LIMIT_FREE=3, RATE_LIMIT_WINDOW_S=3)', () => {
+  const it = withSmallWindow;
   let server: TestServer;
   let api: Client;
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: { TRUST_PROXY: 'true', RATE_LIMIT_FREE: '3', RATE_LIMIT_WINDOW_S: '3' } });
-    api = client(server.url);
+  it.beforeAll(({ server: started, api: itsClient }) => {
+    [server, api] = [started, itsClient];
   });
-  afterAll(() => server?.stop());
 
   it('frees one slot when the oldest request leaves the window, not the whole budget at a boundary; refusals cost nothing', async () => {
     const headers = freshAddress();
@@ -171,7 +175,7 @@ describe('the rolling window (RATE_LIMIT_FREE=3, RATE_LIMIT_WINDOW_S=3)', () => 
     expectRefused(await api.get('/api/content/docs', { headers }));
   });
 
-  it('counts against the address the proxy wrote last in X-Forwarded-For, whatever the client wrote before it (the first entry was taken: any client could pick a fresh budget)', async () => {
+  it('counts against the address the proxy wrote last in X-Forwarded-For, whatever the client wrote before it (else any client could pick a fresh budget)', async () => {
     const proxySaw = freshAddress()['x-forwarded-for'];
     const remaining = [];
     for (let i = 0; i < 3; i++) {
@@ -235,17 +239,14 @@ describe('the rolling window (RATE_LIMIT_FREE=3, RATE_LIMIT_WINDOW_S=3)', () => 
 });
 
 describe('operation limits per address (login 3/1m, register 2/1h, page views 3/1m)', () => {
+  const it = withOperationLimits;
   let server: TestServer;
   let api: Client;
   const LOGIN = 'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }';
 
-  beforeAll(async () => {
-    server = await startTestServer({
-      env: { TRUST_PROXY: 'true', RATE_LIMIT_LOGIN: '3/1m', RATE_LIMIT_REGISTER: '2/1h', RATE_LIMIT_PAGE_VIEWS: '3/1m' },
-    });
-    api = client(server.url);
+  it.beforeAll(({ server: started, api: itsClient }) => {
+    [server, api] = [started, itsClient];
   });
-  afterAll(() => server?.stop());
 
   it('allows 3 logins a minute from one address over REST and GraphQL together, then 429 with a numeric Retry-After', async () => {
     const headers = freshAddress();

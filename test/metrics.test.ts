@@ -5,12 +5,13 @@
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { parseMetrics, scrape, total, type Sample } from './support/metrics.js';
 import { startReceiver } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
 const has = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
@@ -20,21 +21,25 @@ const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-policy', 'x-ratelimit-limit'
 
 
 const EVENTS = 'subscription { events { id event } }';
+const METRICS_TOKEN = 'metrics-scrape-token-0123456789';
+
+const unlimited = serverTest({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '100ms,100ms', WEBHOOK_TIMEOUT_MS: '2000' } });
+// TRUST_PROXY: the WebSocket's caller signs in from an address whose budget is not spent.
+const limited = serverTest({ env: { RATE_LIMIT_FREE: '2', TRUST_PROXY: 'true' } });
+const guarded = serverTest({ env: { ...NO_RATE_LIMITS, METRICS_TOKEN } });
 
 describe('GET /metrics', () => {
+  const it = unlimited;
   let server: TestServer;
   let api: Client;
   let ada: string;
   const cleanups: (() => Promise<unknown>)[] = [];
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '100ms,100ms', WEBHOOK_TIMEOUT_MS: '2000' } });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
+  it.beforeAll(({ server: started, api: itsClient, ada: token }) => {
+    [server, api, ada] = [started, itsClient, token];
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-    await server?.stop();
   });
 
   it('answers Prometheus text (0.0.4) that parses, never limited and without limit headers', async () => {
@@ -203,19 +208,9 @@ describe('GET /metrics', () => {
 });
 
 describe('GET /metrics with rate limits', () => {
-  let server: TestServer;
-  let api: Client;
+  const it = limited;
 
-  beforeAll(async () => {
-    // TRUST_PROXY: the WebSocket's caller signs in from an address whose budget is not spent.
-    server = await startTestServer({ env: { RATE_LIMIT_FREE: '2', TRUST_PROXY: 'true' } });
-    api = client(server.url);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  it('counts the refusals, and is itself never limited nor carries limit headers', async () => {
+  it('counts the refusals, and is itself never limited nor carries limit headers', async ({ api }) => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await api.get('/api/users/usr_anyone')).status);
     expect(statuses).toEqual([404, 404, 429]);
@@ -234,7 +229,7 @@ describe('GET /metrics with rate limits', () => {
     expect(total(await scrape(api), 'learnstream_rate_limit_refusals_total')).toBe(2);
   });
 
-  it('counts a WebSocket operation the budget refuses (it has no HTTP response)', async () => {
+  it('counts a WebSocket operation the budget refuses (it has no HTTP response)', async ({ server, api }) => {
     // A WebSocket's operations draw on its caller's budget (2): the third is refused.
     const login = await api.post('/api/auth/login', { email: 'grace@example.com', password: 'hopper-1906' }, { headers: { 'x-forwarded-for': '198.51.100.77' } });
     expect(login.status).toBe(200);
@@ -265,19 +260,10 @@ describe('GET /metrics with rate limits', () => {
 });
 
 describe('GET /metrics with METRICS_TOKEN', () => {
-  const TOKEN = 'metrics-scrape-token-0123456789';
-  let server: TestServer;
-  let api: Client;
+  const it = guarded;
+  const TOKEN = METRICS_TOKEN;
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, METRICS_TOKEN: TOKEN } });
-    api = client(server.url);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  it('is 403 in the contract shape without the token or with a wrong one, 200 with it', async () => {
+  it('is 403 in the contract shape without the token or with a wrong one, 200 with it', async ({ server, api }) => {
     const forbidden = { error: true, code: 403, message: 'Forbidden' };
     const wrong: Record<string, string>[] = [
       {},
@@ -304,7 +290,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(server.logText()).not.toContain(TOKEN.slice(0, 16));
   });
 
-  it('other routes do not ask for it', async () => {
+  it('other routes do not ask for it', async ({ api }) => {
     expect((await api.get('/healthz')).status).toBe(200);
   });
 });

@@ -4,10 +4,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPluginOptions } from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { apiRoutes } from '../src/http/routes.js';
-import { client, type Client, type Reply } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { serverTest } from './support/fixtures.js';
+import type { Client, Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { waitFor } from './support/wait.js';
 
@@ -35,8 +35,9 @@ interface Document {
 /** A JSON pointer segment (RFC 6901). */
 const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
+const it = serverTest({ env: NO_RATE_LIMITS });
+
 describe('GET /api/openapi.json', () => {
-  let server: TestServer;
   let api: Client;
   let doc: Document;
   let ajv: Ajv2020;
@@ -61,18 +62,15 @@ describe('GET /api/openapi.json', () => {
     expect(ok, `${method} ${path} ${reply.status}: ${JSON.stringify(validate.errors)}`).toBe(true);
   };
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    api = client(server.url);
+  it.beforeAll(async ({ api: itsClient, ada: token }) => {
+    [api, ada] = [itsClient, token];
     const reply = await api.get('/api/openapi.json');
     expect(reply.status).toBe(200);
     doc = reply.body as Document;
     ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema(doc, DOC_ID);
-    ada = (await api.loginAs('ada')).token;
   });
-  afterAll(() => server?.stop());
 
   it('is served as JSON without a token and validates as OpenAPI 3.1', async () => {
     const reply = await api.get('/api/openapi.json');

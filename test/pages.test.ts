@@ -1,15 +1,15 @@
-// The pages over real HTTP: GET / (the landing page), GET /reference (Redoc) and their static
-// files. What a browser gets: status, type, caching, the security headers of a page (and API
-// responses still open to every origin), links that lead somewhere, no rate-limit budget drawn,
-// the contract's 404 and 405 around them, and no GraphiQL link in production. The same pages in
-// a real browser: test/pages-browser.test.ts.
+// The pages over real HTTP: GET / (the landing page), GET /reference (Redoc) and their static files,
+// as a browser gets them: status, type, caching, a page's security headers, links that lead
+// somewhere, no rate-limit budget drawn, the contract's 404 and 405, no GraphiQL link in production.
+// In a real browser: test/pages-browser.test.ts.
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError } from './support/assert.js';
 import { ensureConsoleBuilt } from './support/console-build.js';
-import { client, type Client, type Reply } from './support/http.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import { serverTest } from './support/fixtures.js';
+import type { Client, Reply } from './support/http.js';
+import { sql, type TestServer } from './support/server.js';
 
 const LIMIT_HEADERS = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 /** Not the default (100), to see the page show the budget in force; small enough to go past. */
@@ -64,20 +64,22 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
   });
 }
 
+const inDevelopment = serverTest({ env: { RATE_LIMIT_FREE: String(FREE_LIMIT), TRUST_PROXY: 'true' } });
+const inProduction = serverTest({ env: { NODE_ENV: 'production', JWT_SECRET: 'pages-test-secret-of-at-least-32-characters' } });
+
 describe('the pages (development: GraphiQL served)', () => {
+  const it = inDevelopment;
   let server: TestServer;
   let api: Client;
   let landing: Reply;
   let reference: Reply;
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ server: started, api: itsClient }) => {
+    [server, api] = [started, itsClient];
     await ensureConsoleBuilt();
-    server = await startTestServer({ env: { RATE_LIMIT_FREE: String(FREE_LIMIT), TRUST_PROXY: 'true' } });
-    api = client(server.url);
     landing = await api.get('/');
     reference = await api.get('/reference');
   });
-  afterAll(() => server?.stop());
 
   it('GET / is an HTML page saying what Learnstream is, linking the reference, GraphiQL, the console and both documents', () => {
     expect(landing.status).toBe(200);
@@ -315,16 +317,9 @@ describe('the pages (development: GraphiQL served)', () => {
 });
 
 describe('the pages in production (GraphiQL not served)', () => {
-  let server: TestServer;
-  let api: Client;
+  const it = inProduction;
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: { NODE_ENV: 'production', JWT_SECRET: 'pages-test-secret-of-at-least-32-characters' } });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
-
-  it('serves / and /reference without a link to GraphiQL, which is not there', async () => {
+  it('serves / and /reference without a link to GraphiQL, which is not there', async ({ api }) => {
     const graphiql = await api.get('/graphql', { headers: { accept: 'text/html' } });
     expect(graphiql.headers.get('content-type') ?? '').not.toMatch(/^text\/html/);
     for (const path of ['/', '/reference']) {

@@ -1,18 +1,12 @@
-// A read of a cached GET query that began before a change commits must never store its old result
-// after the change answered, however the reads of the same query interleave. Each lookup that
-// misses notes the generation it saw and the store is refused if an invalidation came since; the
-// note must be the one of the read that stores, not that of another read of the same query that
-// missed later (after the change), or the old name is stored and served until the entry expires.
-//
-// Three reads of one query, held (by a plugin added from outside) after they read the database and
-// before their result is stored: Y reads the old name, X stores it, the rename commits and its
-// event invalidates, Z reads the new name, then Y goes on and Z after it.
+// A cached GET query read that began before a change commits never stores its old result after the
+// change answered: the generation checked before storing is the storing read's own. Three reads are
+// held (by a plugin) between reading the database and storing: Y reads the old name, X stores it,
+// the rename commits and invalidates, Z reads the new name, then Y goes on and Z after it.
 import type { ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
 const USER = 'query ($id: ID!) { user(id: $id) { id name joined } }';
@@ -38,16 +32,9 @@ const holding: Plugin = {
   },
 };
 
-let server: TestServer;
-let api: Client;
+const it = serverTest({ env: NO_RATE_LIMITS, plugins: [holding] });
 
-beforeAll(async () => {
-  server = await startTestServer({ env: NO_RATE_LIMITS, plugins: [holding] });
-  api = client(server.url);
-});
-afterAll(() => server?.stop());
-
-it('a read that began before a rename never stores the old name, even when another read of the query missed after the rename', async () => {
+it('a read that began before a rename never stores the old name, even when another read of the query missed after the rename', async ({ api }) => {
   const { token } = await api.login('grace@example.com', 'hopper-1906');
   const me = (await api.get('/api/v1/user/me', { token })).body as { id: string; name: string };
   const url = `/graphql?${new URLSearchParams({ query: USER, variables: JSON.stringify({ id: me.id }) })}`;

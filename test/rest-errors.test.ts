@@ -4,13 +4,17 @@
 // database (503).
 import { request as httpRequest } from 'node:http';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { PG_ADMIN_URL, startTestServer, type TestServer } from './support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import { PG_ADMIN_URL, type TestServer } from './support/server.js';
 import { expectError } from './support/assert.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
-/** Rate limits are not what these tests are about: keep them out of the way. */
+// Rate limits are not what these tests are about: keep them out of the way.
+const withSmallBodies = serverTest({ env: { ...NO_RATE_LIMITS, BODY_LIMIT_BYTES: '2048' } });
+const failing = serverTest({ env: NO_RATE_LIMITS });
+const unreachable = serverTest({ env: NO_RATE_LIMITS });
 
 /**
  * Sends a body with `transfer-encoding: chunked` (no Content-Length): `first` at once, then
@@ -63,15 +67,13 @@ async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {
 const databaseName = (server: TestServer) => new URL(server.databaseUrl!).pathname.slice(1);
 
 describe('routing errors', () => {
+  const it = withSmallBodies;
   let server: TestServer;
   let api: Client;
   let token: string;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, BODY_LIMIT_BYTES: '2048' } });
-    api = client(server.url);
-    token = (await api.loginAs('grace')).token;
+  it.beforeAll(({ server: started, api: itsClient, grace }) => {
+    [server, api, token] = [started, itsClient, grace];
   });
-  afterAll(() => server?.stop());
 
   it('answers an unknown route with a 404 error body, with or without a token', async () => {
     for (const path of ['/api/nope', '/api/v1/nope', '/api/v2/lessons', '/nothing-here', '/api/users/u1/extra']) {
@@ -91,7 +93,7 @@ describe('routing errors', () => {
       ['PATCH', '/api/content/docs', ['GET']],
       ['DELETE', '/api/analytics/views', ['GET', 'POST']],
       ['POST', '/api/openapi.json', ['GET']],
-      // The probes answered any method (POST /healthz was 200), where /metrics answered 405.
+      // The probes refuse other methods, as /metrics does.
       ['POST', '/healthz', ['GET', 'HEAD']],
       ['DELETE', '/readyz', ['GET', 'HEAD']],
     ];
@@ -128,7 +130,7 @@ describe('routing errors', () => {
     }
   });
 
-  it('names the type a field must have in the words of every other message (they were Zod\'s: "Invalid input: expected string, received number")', async () => {
+  it('names the type a field must have in the words of every other message (not Zod\'s "Invalid input: expected string, received number")', async () => {
     expectError(await api.patch('/api/v1/user/me', { name: 12 }, { token }), 400, 'name: must be a string', 'name');
     expectError(await api.post('/api/v1/api-keys', { name: null }, { token }), 400, 'name: must be a string', 'name');
     expectError(await api.post('/api/analytics/views', { path: ['/a'] }), 400, 'path: must be a string', 'path');
@@ -150,7 +152,7 @@ describe('routing errors', () => {
 
     expectError(await api.patch('/api/v1/user/me', { name: 'x'.repeat(10_000) }, { token }), 413);
 
-    // On /graphql the same refusal is a GraphQL response (it was the REST error body).
+    // On /graphql the same refusal is a GraphQL response, not the REST error body.
     const graphql = await api.post('/graphql', { query: `{ user(id: "${'x'.repeat(3_000)}") { id } }` });
     expect(graphql.status).toBe(413);
     expect(graphql.body).toEqual({
@@ -184,15 +186,9 @@ describe('routing errors', () => {
 });
 
 describe('an unexpected failure (500)', () => {
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
+  const it = failing;
 
-  it('answers a generic 500 and logs the detail', async () => {
+  it('answers a generic 500 and logs the detail', async ({ server, api }) => {
     expect((await api.get('/api/content/docs')).status).toBe(200);
     const db = new pg.Client({ connectionString: server.databaseUrl });
     await db.connect();
@@ -215,18 +211,11 @@ describe('an unexpected failure (500)', () => {
 });
 
 describe('an unreachable database (503)', () => {
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    api = client(server.url);
-  });
-  afterAll(async () => {
-    if (server) await withAdmin((admin) => admin.query(`ALTER DATABASE ${databaseName(server)} ALLOW_CONNECTIONS true`));
-    await server?.stop();
-  });
+  const it = unreachable;
+  // Let the server's stop reach its database again, whatever the test left.
+  it.afterAll(({ server }) => withAdmin((admin) => admin.query(`ALTER DATABASE ${databaseName(server)} ALLOW_CONNECTIONS true`)));
 
-  it('answers 503 while the database refuses connections, and recovers', async () => {
+  it('answers 503 while the database refuses connections, and recovers', async ({ server, api }) => {
     const { token } = await api.loginAs('ada');
     const name = databaseName(server);
     expect((await api.get('/readyz')).status).toBe(200);

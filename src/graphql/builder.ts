@@ -49,6 +49,8 @@ export const builder = new SchemaBuilder<{
     nodeFieldOptions: { nullable: false },
   },
   scopeAuth: {
+    // A subscription's scopes are checked once, when it is subscribed (its subscribe gets viewer()).
+    authorizeOnSubscribe: true,
     authScopes: async (ctx) => {
       const caller = await ctx.caller();
       return { authenticated: caller !== null, admin: caller?.role === 'ADMIN' };

@@ -41,3 +41,27 @@ export type ServerTest = ReturnType<typeof serverTest>;
 export function serverTestOn(options: Omit<TestServerOptions, 'kind'> = {}): Record<DatabaseKind, ServerTest> {
   return Object.fromEntries(DATABASES.map((kind) => [kind, serverTest({ ...options, kind })])) as Record<DatabaseKind, ServerTest>;
 }
+
+/**
+ * A `test` whose context has `a` and `b`: two instances of the service on one PostgreSQL database
+ * (each started with `options`, e.g. a REDIS_URL both share), as behind a load balancer. Both start
+ * before the file's tests and stop after its last, `b` first. Call it at the top level, as `serverTest`.
+ */
+export function instancesTest(options: Omit<TestServerOptions, 'kind' | 'reuse'> = {}) {
+  const test = base
+    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its destructured first argument
+    .extend('a', { scope: 'file' }, async ({}, { onCleanup }) => {
+      const server = await startTestServer({ ...options, kind: 'postgres' });
+      onCleanup(() => server.stop());
+      return server;
+    })
+    .extend('b', { scope: 'file' }, async ({ a }, { onCleanup }) => {
+      const server = await startTestServer({ ...options, kind: 'postgres', reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });
+      onCleanup(() => server.stop());
+      return server;
+    });
+  test.beforeAll(({ b }) => {
+    void b;
+  });
+  return test;
+}
