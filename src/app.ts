@@ -179,6 +179,7 @@ function requestContextFactory(services: Services, log: Logger) {
     let caller: Promise<Caller | null> | undefined;
     let viewer: Caller | null | undefined;
     let child: Logger | undefined;
+    const resolveCaller = async () => (viewer = await services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined));
     const ctx: RequestContext = {
       requestId,
       ip: credentials.address,
@@ -186,8 +187,7 @@ function requestContextFactory(services: Services, log: Logger) {
       userAgent: request?.headers.get('user-agent') ?? undefined,
       log: () => (child ??= log.child({ reqId: requestId })),
       viewer: () => viewer,
-      caller: () =>
-        (caller ??= services.auth.authenticate(authorization ?? undefined, apiKey ?? undefined).then((found) => (viewer = found))),
+      caller: () => (caller ??= resolveCaller()),
       requireCaller: async () => {
         const found = await ctx.caller();
         if (!found) throw unauthenticated();

@@ -1,8 +1,8 @@
 // The client library as the npm package @learnstream/client, the way a user gets it: `npm run
-// pack:client` builds the tarball, `npm install <tarball>` puts it in an empty folder (its
-// dependencies come from the registry), and then, against a real running server:
-// - the ES module and CommonJS examples of the package's README run under plain `node` and sign in
-//   as a demo account and call me();
+// pack:client -- <folder>` builds the tarball into an empty folder, `npm install ./<tarball>` installs
+// it from there (its dependencies come from the registry), and then, against a real running server:
+// - the README's create-key.mjs makes an API key, and its ES module and CommonJS examples run under
+//   plain `node` with that key and call me();
 // - a consumer type-checks the declarations with strict, exactOptionalPropertyTypes,
 //   noPropertyAccessFromIndexSignature and noUncheckedIndexedAccess and without skipLibCheck (with
 //   the DOM library, and with Node's types), and deliberate misuses are reported;
@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 // esbuild comes with tsup (a devDependency): the same bundler the browser check needs.
 import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,6 @@ import { launchChromium } from './support/browser.js';
 const root = join(import.meta.dirname, '..');
 const PACKAGE = '@learnstream/client';
 const MAX_INSTALL_BYTES = 10 * 1024 * 1024;
-/** Debian's package (`apt-get install chromium`): `npx playwright install` cannot download here. */
 /** Packages of the server that must never come with the client. */
 const SERVER_PACKAGES = ['prisma', '@prisma/', '@electric-sql/pglite', '@pothos/', 'graphql-yoga', '@graphql-yoga/', 'pg', 'pino', 'zod', 'ioredis'];
 
@@ -63,6 +62,15 @@ function readmeBlock(readme: string, name: string): string {
   const block = [...readme.matchAll(/```(?:js|ts)\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith(`// ${name}`));
   if (!block) throw new Error(`README: no code block starting with // ${name}`);
   return block;
+}
+
+/** The output a README block shows in its last comment line, as a pattern (`…` stands for anything). */
+function shownOutput(block: string): RegExp {
+  const shown = block.trimEnd().split('\n').filter((line) => /^\s*\/\/ /.test(line)).slice(1).at(-1);
+  if (!shown) throw new Error('README block shows no output');
+  const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const parts = shown.replace(/^\s*\/\/ /, '').split('…').map(escape);
+  return new RegExp(`^${parts.join('.*')}$`);
 }
 
 /** Every file under `dir` with its size (symbolic links not followed). */
@@ -187,24 +195,37 @@ describe('@learnstream/client packed, installed in an empty folder and used agai
   let install: Outcome;
   let readme: string;
   let ada: { id: string; name: string; email: string; role: string };
+  /** The key the README's create-key.mjs printed, for the other examples. */
+  let apiKey: string;
 
   beforeAll(async () => {
     consumer = await mkdtemp(join(tmpdir(), 'learnstream-client-consumer-'));
-    // `npm run pack:client` as a user runs it; the tarball's path is its last line.
-    const pack = await runProgram('npm', ['run', '--silent', 'pack:client'], root, childEnv(), 300_000);
+    // `npm run pack:client -- <the app's folder>` as a user runs it; the tarball's path is its last line.
+    const pack = await runProgram('npm', ['run', '--silent', 'pack:client', '--', consumer], root, childEnv(), 300_000);
     expect(pack.code, pack.stderr).toBe(0);
     tarball = pack.stdout.trim().split('\n').at(-1)!;
     expect(tarball).toMatch(/learnstream-client-\d+\.\d+\.\d+\.tgz$/);
+    expect(dirname(tarball)).toBe(consumer);
 
+    // Installed from the app's own folder, so the dependency points at a file the app keeps.
     await writeFile(join(consumer, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
-    install = await runProgram('npm', ['install', '--no-audit', '--no-fund', tarball], consumer, childEnv(), 300_000);
+    install = await runProgram('npm', ['install', '--no-audit', '--no-fund', `./${basename(tarball)}`], consumer, childEnv(), 300_000);
     expect(install.code, install.stderr).toBe(0);
+    const app = JSON.parse(await readFile(join(consumer, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(app.dependencies).toEqual({ [PACKAGE]: `file:${basename(tarball)}` });
     readme = await readFile(join(consumer, 'node_modules', PACKAGE, 'README.md'), 'utf8');
 
     const account = DEMO_ACCOUNTS[0];
     const { token } = await suite.api.login(account.email, account.password);
     ada = (await suite.api.get('/api/v1/user/me', { token })).body as typeof ada;
     expect(ada.email).toBe(account.email);
+
+    // The README's way to a key, under plain node: it signs in once and prints the new key.
+    await writeFile(join(consumer, 'create-key.mjs'), readmeBlock(readme, 'create-key.mjs'));
+    const created = await runProgram(process.execPath, ['create-key.mjs'], consumer, childEnv({ LEARNSTREAM_URL: suite.server.url }), 60_000);
+    expect(created.code, created.stderr).toBe(0);
+    apiKey = created.stdout.trim();
+    expect(apiKey).toMatch(/^lp_[\w-]+$/);
   }, 600_000);
 
   afterAll(async () => {
@@ -249,23 +270,27 @@ describe('@learnstream/client packed, installed in an empty folder and used agai
     expect(Object.keys(manifest.dependencies).sort()).toEqual([...new Set([...esm, ...cjs, ...dts, 'graphql'])].sort());
   });
 
-  it("the README's ES module example runs under plain node: signs in as Ada and me() answers her", async () => {
-    await writeFile(join(consumer, 'me.mjs'), readmeBlock(readme, 'me.mjs'));
-    const env = childEnv({ LEARNSTREAM_URL: suite.server.url });
+  it("the README's ES module example runs under plain node: with Ada's API key, me() answers her", async () => {
+    const block = readmeBlock(readme, 'me.mjs');
+    await writeFile(join(consumer, 'me.mjs'), block);
+    const env = childEnv({ LEARNSTREAM_URL: suite.server.url, LEARNSTREAM_API_KEY: apiKey });
     const { code, stdout, stderr } = await runProgram(process.execPath, ['me.mjs'], consumer, env, 60_000);
     expect(code, stderr).toBe(0);
     expect(stdout.trim()).toBe(`Ada Lovelace <ada@example.com> ADMIN ${ada.id}`);
+    expect(stdout.trim()).toMatch(shownOutput(block));
     // `import` took the ES module build.
     const resolved = await runProgram(process.execPath, ['--input-type=module', '-e', `console.log(import.meta.resolve('${PACKAGE}'))`], consumer, env, 60_000);
     expect(resolved.stdout.trim()).toMatch(/\/node_modules\/@learnstream\/client\/dist\/index\.js$/);
   });
 
-  it("the README's CommonJS example runs under plain node: require, sign in as Ada, me()", async () => {
-    await writeFile(join(consumer, 'me.cjs'), readmeBlock(readme, 'me.cjs'));
-    const env = childEnv({ LEARNSTREAM_URL: suite.server.url });
+  it("the README's CommonJS example runs under plain node: require, Ada's API key, me()", async () => {
+    const block = readmeBlock(readme, 'me.cjs');
+    await writeFile(join(consumer, 'me.cjs'), block);
+    const env = childEnv({ LEARNSTREAM_URL: suite.server.url, LEARNSTREAM_API_KEY: apiKey });
     const { code, stdout, stderr } = await runProgram(process.execPath, ['me.cjs'], consumer, env, 60_000);
     expect(code, stderr).toBe(0);
     expect(stdout.trim()).toBe(`Ada Lovelace <ada@example.com> ADMIN ${ada.id}`);
+    expect(stdout.trim()).toMatch(shownOutput(block));
     const resolved = await runProgram(process.execPath, ['-e', `console.log(require.resolve('${PACKAGE}'))`], consumer, env, 60_000);
     expect(resolved.stdout.trim()).toMatch(/\/node_modules\/@learnstream\/client\/dist\/index\.cjs$/);
   });

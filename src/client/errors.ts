@@ -1,7 +1,45 @@
-// The client's typed errors: LearningApiError for every refusal, REST or GraphQL, and subclasses for
-// what callers branch on (auth, not found, validation, conflict, rate limit). `status` is always the
-// HTTP status a REST call would have had, whatever the transport; `code` keeps the transport's own
-// vocabulary (the contract's numeric code for REST, `extensions.code` for GraphQL).
+// The client's typed errors. Everything it throws is a LearnstreamError: a LearningApiError (with
+// subclasses for what callers branch on) when the API refused a request, a NetworkError when the API
+// could not be reached, a WebhookVerificationError for a forged or stale webhook. `status` is always
+// the HTTP status a REST call would have had, whatever the transport; `code` keeps the transport's
+// own vocabulary (the contract's numeric code for REST, `extensions.code` for GraphQL).
+
+/** The base of every error the client throws: `instanceof LearnstreamError` catches them all. */
+export class LearnstreamError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * The API could not be reached, or the connection broke before a whole response arrived:
+ * connection refused, a name that does not resolve, a reset, a timeout. `cause` holds what fetch
+ * threw. Nothing says whether the server acted on a write before the connection broke.
+ */
+export class NetworkError extends LearnstreamError {
+  /** The URL of the request. */
+  readonly url: string;
+  /** The system's error code when the runtime gives one (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …). */
+  readonly code: string | undefined;
+
+  constructor(url: string, cause: unknown, detail?: string) {
+    const reason = innermost(cause);
+    super(`Could not reach ${url}: ${detail ?? (reason instanceof Error ? reason.message : String(reason))}`, { cause });
+    // Literal, as graphql-sse exports a NetworkError too and a bundler may rename this class.
+    this.name = 'NetworkError';
+    this.url = url;
+    const code = (reason as { code?: unknown } | null | undefined)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/** The deepest `cause` of an error: fetch reports `fetch failed` with the socket's error as its cause. */
+function innermost(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error && current.cause !== undefined; depth++) current = current.cause;
+  return current;
+}
 
 /** One entry of a GraphQL response's `errors`, as the server sends it. */
 export interface GraphQLErrorItem {
@@ -22,7 +60,7 @@ export interface LearningApiErrorInit {
 }
 
 /** The API refused a request. */
-export class LearningApiError extends Error {
+export class LearningApiError extends LearnstreamError {
   /** The HTTP status (for a GraphQL error: the contract's status for its code, e.g. 404 for NOT_FOUND). */
   readonly status: number;
   /**
@@ -41,7 +79,6 @@ export class LearningApiError extends Error {
 
   constructor(init: LearningApiErrorInit) {
     super(init.message);
-    this.name = new.target.name;
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;
@@ -87,9 +124,10 @@ export class RateLimitError extends LearningApiError {
 }
 
 /** A webhook whose signature, timestamp or body does not check out (see verifyWebhook). */
-export class WebhookVerificationError extends Error {
+export class WebhookVerificationError extends LearnstreamError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+    // Literal, as standardwebhooks exports a class of this name too and a bundler may rename this one.
     this.name = 'WebhookVerificationError';
   }
 }

@@ -1,12 +1,14 @@
 // The live event stream: `for await (const event of client.events())` over the GraphQL subscription
 // `events(types, after)` as Server-Sent Events (graphql-sse's client, its own retries off), resumed
 // after the last event handed out whenever a connection drops, so the caller sees every event once,
-// in order, across reconnects.
-import { createClient, NetworkError, type ExecutionResult } from 'graphql-sse';
+// in order, across reconnects. When it gives up, it throws the client's own error: a NetworkError
+// or a LearningApiError.
+import { createClient, NetworkError as SseNetworkError, type ExecutionResult } from 'graphql-sse';
 import { EventsDocument } from './documents.js';
-import { graphQLError, LearningApiError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
-import { sleep, type FetchLike, type Transport } from './transport.js';
+import { graphQLError, LearnstreamError, NetworkError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
+import { sleep, type Transport } from './transport.js';
 import type { EventType, LearningEvent } from './types.js';
+import { HIGH_WATER, throughValve, Valve } from './valve.js';
 
 export interface EventStreamOptions {
   /** Only these events (none: all). */
@@ -15,7 +17,10 @@ export interface EventStreamOptions {
   after?: string | undefined;
   /** Closes the stream. */
   signal?: AbortSignal | undefined;
-  /** Consecutive failed connection attempts before the stream gives up with the last error [Infinity]. */
+  /**
+   * Consecutive failed connection attempts before the stream gives up with the last error
+   * (NetworkError when the server could not be reached) [Infinity].
+   */
   maxReconnectAttempts?: number | undefined;
   /** The first delay before reconnecting, doubled after each failed attempt [500]. */
   reconnectDelayMs?: number | undefined;
@@ -23,70 +28,12 @@ export interface EventStreamOptions {
   maxReconnectDelayMs?: number | undefined;
   /** Called each time a connection is established (`reconnect` false for the first). */
   onConnected?: ((info: { reconnect: boolean; after: string | undefined }) => void) | undefined;
-  /** Called when a connection is lost and another will be tried, with what ended it. */
+  /** Called when a connection is lost and another will be tried, with what ended it (as graphql-sse reported it). */
   onDisconnected?: ((info: { error: unknown; attempt: number; delayMs: number }) => void) | undefined;
 }
 
-/** The server's `extensions.code` for a subscriber it ended for falling behind (see `refusal`). */
+/** The server's `extensions.code` for a subscriber it ended for falling behind (see `run`). */
 const SUBSCRIBER_TOO_SLOW = 'SUBSCRIBER_TOO_SLOW';
-
-/** Events waiting to be handed out before the stream stops reading the connection. */
-const HIGH_WATER = 100;
-
-/**
- * Lets the SSE body be read, or holds its reading while the caller has HIGH_WATER events waiting:
- * a caller that stops asking leaves the rest in the server's bounded buffer (which ends it as too
- * slow, and the stream resumes) instead of piling them up in the caller's memory.
- */
-class Valve {
-  private opened: Promise<void> = Promise.resolve();
-  private release: (() => void) | undefined;
-
-  hold(): void {
-    if (!this.release) this.opened = new Promise((resolve) => (this.release = resolve));
-  }
-
-  open(): void {
-    this.release?.();
-    this.release = undefined;
-  }
-
-  /** Resolves when reading may go on, or when the request is aborted (its read then fails). */
-  wait(signal: AbortSignal | null | undefined): Promise<void> {
-    if (!this.release || !signal) return this.opened;
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const onAbort = () => resolve();
-      signal.addEventListener('abort', onAbort, { once: true });
-      void this.opened.then(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      });
-    });
-  }
-}
-
-/** A fetch whose successful responses are read through the valve: one chunk per read, none while it holds. */
-function throughValve(fetchFn: FetchLike, valve: Valve): FetchLike {
-  return async (input, init) => {
-    const response = await fetchFn(input, init);
-    if (!response.ok || !response.body) return response;
-    const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          await valve.wait(init?.signal);
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
-        },
-        cancel: (reason) => reader.cancel(reason),
-      },
-      { highWaterMark: 0 },
-    );
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
-}
 
 type Item = { kind: 'result'; result: ExecutionResult<{ events: LearningEvent }, unknown> } | { kind: 'end'; error?: unknown };
 
@@ -135,9 +82,10 @@ function openConnection(
 /**
  * A live event stream: an async iterator that reconnects by itself. A dropped connection (network,
  * server restart, a 5xx or a 429) reconnects with `after: <last id>`, and the server replays what
- * committed meanwhile. GraphQL errors (a bad `types` name, an expired `after`, a revoked key) end it
- * with a typed error, except SUBSCRIBER_TOO_SLOW, which is a reconnect. `break`, `return()`,
- * `close()` or the signal close the connection.
+ * committed meanwhile; after `maxReconnectAttempts` failed attempts in a row it throws the last
+ * failure as a NetworkError or LearningApiError. GraphQL errors (a bad `types` name, an expired
+ * `after`, a revoked key) end it with a typed error at once, except SUBSCRIBER_TOO_SLOW, which is a
+ * reconnect. `break`, `return()`, `close()` or the signal close the connection.
  */
 export class EventStream implements AsyncIterableIterator<LearningEvent> {
   /** The id of the last event handed out (or the `after` it started from): where a reconnect resumes. */
@@ -184,18 +132,21 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
     const firstDelay = options.reconnectDelayMs ?? 500;
     const maxDelay = options.maxReconnectDelayMs ?? 15_000;
     const valve = new Valve();
+    /** The network failure that ended the current connection attempt, with its cause. */
+    let networkFailure: NetworkError | undefined;
     const sse = createClient({
       url: `${transport.baseUrl}/graphql`,
       singleConnection: false,
       retryAttempts: 0,
       headers: () => transport.headers(),
-      fetchFn: throughValve(transport.fetch, valve),
+      fetchFn: throughValve(transport.fetch, valve, (error) => (networkFailure = error)),
     });
     let failures = 0;
     let connections = 0;
     try {
       while (!signal.aborted) {
         const variables = { ...(options.types ? { types: options.types } : {}), ...(this.lastEventId !== undefined ? { after: this.lastEventId } : {}) };
+        networkFailure = undefined;
         const connection = openConnection(
           sse,
           variables,
@@ -240,14 +191,12 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
         if (signal.aborted) return;
 
         // The connection ended without a GraphQL error: try again unless the refusal is final.
-        const refusal = resumable ? undefined : await this.refusal(ended);
-        if (refusal) throw refusal;
+        const retryAfter = ended instanceof SseNetworkError ? parseRetryAfter(ended.response?.headers.get('retry-after')) : undefined;
+        const outcome = resumable ? { error: ended as Error, retry: true } : await this.outcome(ended, networkFailure);
+        if (!outcome.retry) throw outcome.error;
         failures++;
-        if (failures > maxAttempts) {
-          throw ended instanceof Error ? ended : new Error('Event stream: the server ended the connection', { cause: ended });
-        }
+        if (failures > maxAttempts) throw outcome.error;
         let delayMs = Math.min(maxDelay, firstDelay * 2 ** (failures - 1));
-        const retryAfter = ended instanceof NetworkError ? parseRetryAfter(ended.response?.headers.get('retry-after')) : undefined;
         if (retryAfter !== undefined) delayMs = Math.max(delayMs, retryAfter * 1000);
         options.onDisconnected?.({ error: ended, attempt: failures, delayMs });
         try {
@@ -263,16 +212,18 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
   }
 
   /**
-   * The typed error that ends the stream, or undefined when reconnecting may help: a dropped
-   * connection, a 5xx, or a 429 within the client's retry policy.
+   * What ended a connection as the client's error, and whether reconnecting may help: it may
+   * after a network failure, a 5xx, or a 429 within the client's retry policy.
    */
-  private async refusal(error: unknown): Promise<LearningApiError | Error | undefined> {
+  private async outcome(ended: unknown, networkFailure: NetworkError | undefined): Promise<{ error: Error; retry: boolean }> {
+    const url = `${this.transport.baseUrl}/graphql`;
     // No error: the server completed the (endless) subscription, e.g. while shutting down.
-    if (error === undefined) return undefined;
-    // graphql-sse reports every transport failure as a NetworkError; anything else is a protocol error.
-    if (!(error instanceof NetworkError)) return error instanceof Error ? error : new Error(String(error));
-    const response = error.response as Response | undefined;
-    if (!response || response.status >= 500) return undefined;
+    if (ended === undefined) return { error: new NetworkError(url, undefined, 'the server ended the event stream'), retry: true };
+    if (ended instanceof LearnstreamError) return { error: ended, retry: ended instanceof NetworkError };
+    // graphql-sse reports every transport failure as its NetworkError; anything else is a protocol error.
+    if (!(ended instanceof SseNetworkError)) return { error: ended instanceof Error ? ended : new Error(String(ended)), retry: false };
+    const response = ended.response as Response | undefined;
+    if (!response) return { error: networkFailure ?? new NetworkError(url, ended), retry: true };
     let body: unknown;
     try {
       const text = await response.text();
@@ -281,11 +232,9 @@ export class EventStream implements AsyncIterableIterator<LearningEvent> {
       body = undefined;
     }
     const errors = (body as { errors?: GraphQLErrorItem[] } | undefined)?.errors;
-    const typed = errors?.length ? graphQLError(errors, response) : restError(response, body);
-    if (response.status === 429 && this.transport.retryOnRateLimit) {
-      const seconds = parseRetryAfter(response.headers.get('retry-after')) ?? 1;
-      if (seconds * 1000 <= this.transport.maxRetryDelayMs) return undefined;
-    }
-    return typed;
+    const error = errors?.length ? graphQLError(errors, response) : restError(response, body);
+    if (response.status >= 500) return { error, retry: true };
+    const seconds = parseRetryAfter(response.headers.get('retry-after')) ?? 1;
+    return { error, retry: response.status === 429 && this.transport.retryOnRateLimit && seconds * 1000 <= this.transport.maxRetryDelayMs };
   }
 }

@@ -7,6 +7,8 @@ export {
   AuthenticationError,
   ConflictError,
   LearningApiError,
+  LearnstreamError,
+  NetworkError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,

@@ -1,6 +1,6 @@
 // The client's one way onto the network: builds the URL and headers, sends with the injected
-// fetch, retries what is safe to retry, and turns refusals into typed errors.
-import { graphQLError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
+// fetch, retries what is safe to retry, and turns refusals and network failures into typed errors.
+import { graphQLError, LearnstreamError, NetworkError, parseRetryAfter, restError, type GraphQLErrorItem } from './errors.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -21,6 +21,11 @@ export interface TransportOptions {
   maxRetryDelayMs?: number | undefined;
   /** Extra headers for every request (e.g. `x-request-id`). */
   headers?: Record<string, string> | undefined;
+  /**
+   * How long one attempt of a call may take, response body included, before it fails with
+   * NetworkError [no limit of the client's own]. Not applied to `events()`, whose connection is meant to stay open.
+   */
+  timeoutMs?: number | undefined;
 }
 
 /** Options every call accepts. */
@@ -90,6 +95,7 @@ export class Transport {
   readonly retryOnRateLimit: boolean;
   readonly maxRetries: number;
   readonly maxRetryDelayMs: number;
+  readonly timeoutMs: number | undefined;
   private readonly credential: string | undefined;
   private readonly extraHeaders: Record<string, string>;
 
@@ -102,6 +108,7 @@ export class Transport {
     this.retryOnRateLimit = options.retryOnRateLimit ?? true;
     this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    this.timeoutMs = options.timeoutMs;
     this.credential = options.apiKey ?? options.token;
     this.extraHeaders = { ...options.headers };
   }
@@ -131,13 +138,33 @@ export class Transport {
 
   /** Sends one request, replaying it as the retry policy allows; returns the final response and its parsed body. */
   async send(method: string, url: string, init: SendInit): Promise<{ response: Response; body: unknown }> {
-    const { headers, body = null, signal = null } = init;
+    const { headers, body = null } = init;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.fetch(url, { method, headers, body, signal });
-      const delay = response.ok ? undefined : this.retryDelayMs(response, method, attempt);
-      if (delay === undefined) return { response, body: await readBody(response) };
-      await response.body?.cancel();
-      await sleep(delay, init.signal);
+      const result = await this.exchange(url, init.signal, async (signal) => {
+        const response = await this.fetch(url, { method, headers, body, signal });
+        const delay = response.ok ? undefined : this.retryDelayMs(response, method, attempt);
+        if (delay === undefined) return { response, body: await readBody(response), delay };
+        await response.body?.cancel();
+        return { response, body: undefined, delay };
+      });
+      if (result.delay === undefined) return result;
+      await sleep(result.delay, init.signal);
+    }
+  }
+
+  /**
+   * Runs one exchange with the server under the call's signal and the client's timeout. A failure
+   * on the way (no connection, a reset, the timeout) becomes a NetworkError; the caller's own
+   * abort still rejects with the signal's reason, as fetch does.
+   */
+  private async exchange<T>(url: string, callerSignal: AbortSignal | undefined, run: (signal: AbortSignal | null) => Promise<T>): Promise<T> {
+    const timeout = this.timeoutMs === undefined ? undefined : AbortSignal.timeout(this.timeoutMs);
+    const signals = [callerSignal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    try {
+      return await run(signals.length > 1 ? AbortSignal.any(signals) : (signals[0] ?? null));
+    } catch (error) {
+      if (callerSignal?.aborted || error instanceof LearnstreamError) throw error;
+      throw new NetworkError(url, error, timeout?.aborted ? `no response within ${this.timeoutMs} ms` : undefined);
     }
   }
 

@@ -1,6 +1,6 @@
 // What the console shows when a call fails: the server's own message (the contract's `message`),
 // attached to the field it names when it names one, or what went wrong on the way (network).
-import { AuthenticationError, LearningApiError, PermissionDeniedError, ValidationError } from '../client/index.js';
+import { AuthenticationError, LearningApiError, NetworkError, PermissionDeniedError, ValidationError } from '../client/index.js';
 
 export interface Problem {
   message: string;
@@ -14,8 +14,11 @@ const fieldName = (field: string | undefined) => field?.split('.').find((segment
 export function problemOf(error: unknown): Problem {
   if (error instanceof ValidationError) return { message: error.message, field: fieldName(error.field) };
   if (error instanceof LearningApiError) return { message: error.message };
-  // fetch rejects with a TypeError when the server cannot be reached at all.
-  if (error instanceof TypeError) return { message: `Could not reach the server (${error.message}). Check the connection and try again.` };
+  // The client rejects with NetworkError when the server cannot be reached at all; its cause is fetch's own error.
+  if (error instanceof NetworkError) {
+    const reason = error.cause instanceof Error ? error.cause.message : error.message;
+    return { message: `Could not reach the server (${reason}). Check the connection and try again.` };
+  }
   if (error instanceof Error) return { message: error.message };
   return { message: String(error) };
 }

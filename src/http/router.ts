@@ -60,15 +60,13 @@ export class Router {
     if (!found) return undefined;
     const { compiled, params } = found;
     const method = request.method.toUpperCase();
-    const allow = [...compiled.routes.keys()];
-    if (allow.includes('GET')) allow.push('HEAD' as Method);
-    allow.push('OPTIONS' as Method);
     if (method === 'OPTIONS') {
+      const allow = allowedMethods(compiled);
       return new Response(null, { status: 204, headers: { allow: allow.join(', '), 'access-control-allow-methods': allow.join(', ') } });
     }
     const route = compiled.routes.get((method === 'HEAD' ? 'GET' : method) as Method);
     if (!route) {
-      throw methodNotAllowed(method, url.pathname, allow);
+      throw methodNotAllowed(method, url.pathname, allowedMethods(compiled));
     }
     const caller = route.auth ? await ctx.requireCaller() : null;
     // A caller who may not use the route learns nothing about its input: 403 before any 400.
@@ -182,6 +180,14 @@ function answerOf(route: RouteDefinition, result: unknown): Answer {
 const responseOf = (Response: typeof globalThis.Response, answer: Answer, headOnly: boolean): Response =>
   // A new headers object (the response's headers are written into it), not a spread (headers.ts).
   new Response(headOnly ? null : answer.body, { status: answer.status, headers: responseHeaders(answer.headers) });
+
+/** The methods a path answers: its routes', HEAD beside a GET, and OPTIONS. */
+function allowedMethods(compiled: CompiledPath): Method[] {
+  const allow = [...compiled.routes.keys()];
+  if (allow.includes('GET')) allow.push('HEAD' as Method);
+  allow.push('OPTIONS' as Method);
+  return allow;
+}
 
 function compile(template: string): { pattern: RegExp; paramNames: string[] } {
   const paramNames: string[] = [];
