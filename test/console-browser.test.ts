@@ -1,12 +1,14 @@
 // The operator console (GET /console) as an ADMIN uses it, in a real browser (Debian's Chromium
 // driven by playwright-core) against the real service and a real webhook receiver on loopback:
-// sign in as ada, create an endpoint (after a URL the server refuses), send a test and see it
+// on a fresh start, the seeded page views fill all three charts and the live feed shows an event
+// committed while the console signs in; sign in as ada, create an endpoint (after a URL the server refuses), send a test and see it
 // SUCCEEDED in the delivery log with the endpoint's health updated, check the signing secret the
 // console showed once against the receiver's request, publish a lesson over REST and see it in
 // the live feed without a reload, rotate the secret, manage an API key, watch the page-view chart
 // count new views. A MEMBER (grace) is refused plainly; a wrong password and a network error show
-// their messages next to the field. Throughout: no request to another origin, no console error,
-// and the token never in localStorage, a cookie or a URL (only sessionStorage).
+// their messages next to the field. One-time secrets have a copy button; times are 24-hour UTC,
+// said once; at 375 px nothing scrolls sideways. Throughout: no request to another origin, no
+// console error, and the token never in localStorage, a cookie or a URL (only sessionStorage).
 // Screenshots go to test-results/ (git-ignored), also when a test fails.
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -57,7 +59,8 @@ async function screenshot(page: Page, name: string, fullPage = false) {
 
 /** A fresh browser profile and page that records every request and every problem. */
 async function watchedPage(): Promise<{ context: BrowserContext; page: Page; requests: string[]; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // The clipboard permissions let a test read what a copy button wrote.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
   return { context, page, ...watchPage(page) };
 }
@@ -97,6 +100,96 @@ async function signIn(page: Page, who: string, password: string = account(who).p
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** What the page's clipboard holds. */
+const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+/** The bars of the page-view chart, from its accessible label. */
+async function bars(page: Page): Promise<number[]> {
+  const label = await page.locator('.chart').getAttribute('aria-label');
+  return (label ?? '').replace(/^Page views: /, '').split(', ').map(Number);
+}
+
+/**
+ * Publishes a lesson when the console opens its event stream, and lets the stream's request go
+ * on only once the event is in the event list (positioned, so the stream's start is past it): only
+ * a feed that starts from the newest event at sign-in shows it. Returns what it saw: the lesson,
+ * and the `after` the stream was opened with (null: none).
+ */
+async function publishBeforeTheStream(page: Page): Promise<{ lessonId?: string; after?: string | null }> {
+  const { token } = await api.loginAs('ada');
+  const seen: { lessonId?: string; after?: string | null } = {};
+  await page.route(
+    (url) => url.pathname === '/graphql',
+    async (route) => {
+      const request = route.request();
+      if (seen.after !== undefined || request.method() !== 'POST' || !(request.headers()['accept'] ?? '').includes('text/event-stream')) {
+        return route.fallback();
+      }
+      seen.after = (JSON.parse(request.postData() ?? '{}') as { variables?: { after?: string } }).variables?.after ?? null;
+      try {
+        const lesson = await api.post('/api/v1/lessons', { title: 'Published while signing in', body: 'Committed before the feed connected.' }, { token });
+        const lessonId = (lesson.body as { id: string }).id;
+        expect((await api.post(`/api/v1/lessons/publish?id=${lessonId}`, undefined, { token })).status).toBe(200);
+        await expect
+          .poll(async () => {
+            const listed = await api.get('/api/v1/events?types=lesson.published&limit=1000', { token });
+            return (listed.body as { items: { lessonId: string }[] }).items.some((e) => e.lessonId === lessonId);
+          }, { timeout: UI_TIMEOUT_MS })
+          .toBe(true);
+        seen.lessonId = lessonId;
+      } finally {
+        await route.continue();
+      }
+    },
+  );
+  return seen;
+}
+
+describe('the console on a fresh start', () => {
+  it('shows the seeded page views in all three charts; the live feed shows an event committed while it signs in, with and without an event before', async () => {
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      const first = await publishBeforeTheStream(page);
+      await page.goto(`${server.url}/console`);
+      await signIn(page, 'ada');
+      const feed = page.getByRole('list', { name: 'Live events' });
+      await expect.poll(() => first.lessonId, { timeout: UI_TIMEOUT_MS }).toBeDefined();
+      const item = feed.getByRole('listitem').filter({ hasText: first.lessonId! }).filter({ hasText: 'lesson.published' });
+      await item.waitFor({ timeout: UI_TIMEOUT_MS });
+      // A fresh database holds no event: the stream opened without `after`, and the feed read what
+      // committed since sign-in from the event list.
+      expect(first.after).toBeNull();
+      // Its time in 24-hour UTC, as every time in the console; the top bar says so, once.
+      const time = item.locator('time');
+      expect(await time.innerText()).toBe((await time.getAttribute('datetime'))!.slice(11, 19));
+      await expect(page.locator('.topbar').innerText()).resolves.toContain('Times in UTC, 24-hour');
+      await expect(page.getByText(/UTC/).count()).resolves.toBe(1);
+
+      // The seed's page views: bars in (nearly) every bucket of each range.
+      const views = page.locator('section', { has: page.getByRole('heading', { name: 'Page views' }) });
+      for (const [range, buckets] of [['Last hour', 12], ['Last 24 hours', 24], ['Last 14 days', 14]] as const) {
+        await views.getByRole('button', { name: range }).click();
+        await expect.poll(async () => (await bars(page)).length, { timeout: UI_TIMEOUT_MS }).toBe(buckets);
+        // The bucket now in progress may not have a view yet.
+        expect((await bars(page)).filter((n) => n > 0).length, range).toBeGreaterThanOrEqual(buckets - 1);
+        await views.screenshot({ path: `${ARTIFACTS}/console-fresh-${buckets === 12 ? 'hour' : buckets === 24 ? 'day' : 'fortnight'}.png` });
+      }
+      await screenshot(page, 'console-fresh', true);
+
+      // A reload signs in again from the saved session, now with events stored: the stream opens
+      // `after` the newest, and replays the one committed meanwhile.
+      const second = await publishBeforeTheStream(page);
+      await page.reload();
+      await expect.poll(() => second.lessonId, { timeout: UI_TIMEOUT_MS }).toBeDefined();
+      await feed.getByRole('listitem').filter({ hasText: second.lessonId! }).waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(second.after).toMatch(/^evt_/);
+      expectClean(requests, problems, [STREAM_CLOSED]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('the console in a browser, as an ADMIN', () => {
   it('signs ada in, creates an endpoint to a local receiver, sends a test and shows it SUCCEEDED; a lesson published over REST appears live', async () => {
     const { context, page, requests, problems } = await watchedPage();
@@ -129,6 +222,10 @@ describe('the console in a browser, as an ADMIN', () => {
       const secretBox = page.locator('.once').filter({ hasText: 'Signing secret of' });
       const secret = await secretBox.locator('code').innerText({ timeout: UI_TIMEOUT_MS });
       expect(secret).toMatch(/^whsec_/);
+      // Its copy button puts exactly the secret on the clipboard.
+      await secretBox.getByRole('button', { name: 'Copy' }).click();
+      await secretBox.getByText('Copied to the clipboard.').waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(clipboard(page)).resolves.toBe(secret);
       await expect(urlField.count()).resolves.toBe(0); // the form closed
 
       const endpoint = page.getByRole('listitem', { name: receiverUrl });
@@ -253,6 +350,9 @@ describe('the console in a browser, as an ADMIN', () => {
       await keys.getByRole('button', { name: 'Create key' }).click();
       const key = await keys.locator('.once code').innerText({ timeout: UI_TIMEOUT_MS });
       expect(key).toMatch(/^lp_/);
+      await keys.locator('.once').getByRole('button', { name: 'Copy' }).click();
+      await keys.getByText('Copied to the clipboard.').waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(clipboard(page)).resolves.toBe(key);
       // The key works: it is the one the server made.
       expect((await api.get('/api/v1/user/me', { headers: { 'x-api-key': key } })).body).toMatchObject({ email: account('ada').email });
       await keys.getByRole('button', { name: 'I have saved it' }).click();
@@ -266,7 +366,7 @@ describe('the console in a browser, as an ADMIN', () => {
       // The chart: three more views in the last hour, after a refresh.
       const views = page.locator('section', { has: page.getByRole('heading', { name: 'Page views' }) });
       await views.getByRole('button', { name: 'Last hour' }).click();
-      await views.getByText('in the last hour, by 5 minutes (UTC)').waitFor({ timeout: UI_TIMEOUT_MS });
+      await views.getByText('in the last hour, by 5 minutes').waitFor({ timeout: UI_TIMEOUT_MS });
       await views.locator('.chart canvas').waitFor({ timeout: UI_TIMEOUT_MS });
       const totalOf = async () => Number(await views.locator('.total').innerText());
       const before = await totalOf();
@@ -275,7 +375,7 @@ describe('the console in a browser, as an ADMIN', () => {
       await expect.poll(totalOf, { timeout: UI_TIMEOUT_MS }).toBe(before + 3);
       // The same total the REST API gives for the chart's window.
       await views.getByRole('button', { name: 'Last 24 hours' }).click();
-      await views.getByText('in the last 24 hours, by hour (UTC)').waitFor({ timeout: UI_TIMEOUT_MS });
+      await views.getByText('in the last 24 hours, by hour').waitFor({ timeout: UI_TIMEOUT_MS });
       const hour = 3_600_000;
       const end = Math.floor(Date.now() / hour) * hour + hour;
       const rest = await api.get(`/api/analytics/views?from=${new Date(end - 24 * hour).toISOString()}&to=${new Date(end).toISOString()}`);
@@ -299,13 +399,22 @@ describe('the console in a browser, as an ADMIN', () => {
 describe('the console on a phone', () => {
   /** How far the page scrolls sideways: 0 when everything fits the screen's width. */
   const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  /** The document's width: at most the screen's. */
+  const documentWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
-  it('fits a 375 px screen without scrolling sideways, also when a wide window is narrowed, with a delivery log open', async () => {
-    const created = await api.post('/api/v1/webhooks', { url: `${receiverUrl}?phone`, events: ['lesson.published'] }, { token: (await api.loginAs('ada')).token });
+  it('fits a 375 px screen without scrolling sideways in every view: sign-in, dashboard with API keys, a secret shown once, the endpoint form, a delivery log', async () => {
+    const { token } = await api.loginAs('ada');
+    const created = await api.post('/api/v1/webhooks', { url: `${receiverUrl}?phone`, events: ['lesson.published'] }, { token });
     expect(created.status, created.text).toBe(201);
+    const key = await api.post('/api/v1/api-keys', { name: 'a key with a rather long name for a phone' }, { token });
+    expect(key.status, key.text).toBe(201);
     const { context, page, requests, problems } = await watchedPage();
     try {
+      await page.setViewportSize({ width: 375, height: 800 });
       await page.goto(`${server.url}/console`);
+      expect(await documentWidth(page)).toBeLessThanOrEqual(375);
+      await screenshot(page, 'console-phone-sign-in');
+      await page.setViewportSize({ width: 1280, height: 900 });
       await signIn(page, 'ada');
       await page.locator('.chart canvas').waitFor({ timeout: UI_TIMEOUT_MS });
       // Narrowed from 1280 px, as a window is: the chart drawn wide must follow.
@@ -315,6 +424,16 @@ describe('the console on a phone', () => {
       await endpoint.getByRole('button', { name: 'Send test' }).click();
       await endpoint.getByRole('table', { name: 'Deliveries' }).locator('.badge', { hasText: 'SUCCEEDED' }).waitFor({ timeout: UI_TIMEOUT_MS });
       expect(await sideways(page)).toBe(0);
+      // The API keys, one block per key; a new key shown once with its copy button; the endpoint form.
+      const keys = page.locator('section', { has: page.getByRole('heading', { name: 'API keys' }) });
+      await keys.getByText('a key with a rather long name for a phone').waitFor({ timeout: UI_TIMEOUT_MS });
+      await keys.getByLabel('Name of a new key').fill('phone key');
+      await keys.getByRole('button', { name: 'Create key' }).click();
+      await keys.locator('.once').getByRole('button', { name: 'Copy' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await documentWidth(page)).toBeLessThanOrEqual(375);
+      await page.getByRole('button', { name: 'New endpoint' }).click();
+      await page.getByRole('form', { name: 'New endpoint' }).waitFor();
+      expect(await documentWidth(page)).toBeLessThanOrEqual(375);
       // Every control of the top bar is on the screen.
       for (const name of ['Sign out']) {
         const box = await page.getByRole('button', { name }).boundingBox();
@@ -325,10 +444,12 @@ describe('the console on a phone', () => {
       await page.reload();
       await page.locator('.chart canvas').waitFor({ timeout: UI_TIMEOUT_MS });
       expect(await sideways(page)).toBe(0);
+      expect(await documentWidth(page)).toBeLessThanOrEqual(375);
       expectClean(requests, problems, [STREAM_CLOSED]);
     } finally {
       await context.close();
-      await api.delete(`/api/v1/webhooks/${(created.body as { id: string }).id}`, { token: (await api.loginAs('ada')).token });
+      await api.delete(`/api/v1/webhooks/${(created.body as { id: string }).id}`, { token });
+      await api.delete(`/api/v1/api-keys/${(key.body as { id: string }).id}`, { token });
     }
   });
 });

@@ -2,10 +2,12 @@
 // a machine with no internet: the page must render its editor, run an operation and show the
 // result, and every request of the visit must go to the service's own origin. Yoga's default
 // page loads GraphiQL from a CDN and stays a blank "Loading…" here; this test fails on it.
-// The screenshot (test-results/graphiql.png, git-ignored) shows what the browser showed, also
+// A first visit opens on the starter document: it says how to sign in and where the token goes,
+// and following it (run SignIn, put the token in the Headers tab, run Starter) works.
+// The screenshots (test-results/graphiql*.png, git-ignored) show what the browser showed, also
 // when the test fails.
 import { mkdir } from 'node:fs/promises';
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -30,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('GraphiQL in a browser with no internet', () => {
-  it('renders its editor, runs { docs { slug } } and shows the real slugs; every request stays on our origin, no console error', async () => {
+  it('renders its editor on the starter document, which works as it says; runs { docs { slug } } and shows the real slugs; every request stays on our origin, no console error', async () => {
     const reply = await client(server.url).graphql('{ docs { slug } }');
     const slugs = (reply.body.data.docs as { slug: string }[]).map((d) => d.slug);
     expect(slugs.length).toBeGreaterThan(0);
@@ -41,6 +43,7 @@ describe('GraphiQL in a browser with no internet', () => {
     // Tall enough for the whole result to be drawn: Monaco renders only the visible lines.
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const { requests, problems } = watchPage(page);
+    await mkdir(ARTIFACTS, { recursive: true });
 
     try {
       const document = await page.goto(`${server.url}/graphql`);
@@ -53,7 +56,33 @@ describe('GraphiQL in a browser with no internet', () => {
       // Yoga's CDN page shows "Loading …" in #root until its scripts arrive, offline forever.
       await expect(page.locator('#root').innerText()).resolves.not.toMatch(/^Loading/);
 
-      // As a user would: replace the welcome text with the query, then press the run button.
+      // The starter document, with the Headers tab it talks about open below it.
+      const starter = await editorText(queryEditor);
+      expect(starter).toContain('# Welcome to the Learnstream GraphQL API.');
+      expect(starter).toContain('{"Authorization": "Bearer <token>"}');
+      expect(starter).toContain('query Starter {');
+      const headersEditor = page.locator('.monaco-editor[data-uri$="request-headers.json"]');
+      await headersEditor.waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+      await page.screenshot({ path: `${ARTIFACTS}/graphiql-starter.png` });
+
+      // Following it: SignIn, the token into the Headers tab, then Starter answers as ada.
+      const result = page.locator('.graphiql-response');
+      await runOperation(page, 'SignIn');
+      await result.getByText('"token"').waitFor({ timeout: RENDER_TIMEOUT_MS });
+      // The response editor wraps the long token: read it with the wrapping taken out.
+      const token = /"token":"([\w.-]+)"/.exec((await editorText(result)).replace(/\s+/g, ''))?.[1];
+      expect(token).toMatch(/^ey/);
+      await headersEditor.locator('.view-lines').click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('Delete');
+      await page.keyboard.insertText(`{"Authorization": "Bearer ${token}"}`);
+      await page.keyboard.press('Escape');
+      await runOperation(page, 'Starter');
+      await result.getByText('"Ada Lovelace"').first().waitFor({ timeout: RENDER_TIMEOUT_MS });
+      expect(await editorText(result)).toMatch(/"role": "ADMIN"[\s\S]*"lessons"/);
+      await page.screenshot({ path: `${ARTIFACTS}/graphiql-starter-run.png` });
+
+      // As a user would: replace the starter text with the query, then press the run button.
       await queryEditor.locator('.view-lines').click();
       await page.keyboard.press('ControlOrMeta+A');
       await page.keyboard.press('Delete');
@@ -67,12 +96,10 @@ describe('GraphiQL in a browser with no internet', () => {
       await queryEditor.locator('.squiggly-error').first().waitFor({ state: 'detached', timeout: RENDER_TIMEOUT_MS });
       await page.getByRole('button', { name: /execute/i }).click();
 
-      const result = page.locator('.graphiql-response');
       await result.getByText(`"${slugs[0]}"`).waitFor({ timeout: RENDER_TIMEOUT_MS });
       const shown = [...(await editorText(result)).matchAll(/"slug":\s*"([^"]+)"/g)].map((m) => m[1]);
       expect(shown).toEqual(slugs);
     } finally {
-      await mkdir(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
       await page.close();
     }
@@ -83,6 +110,12 @@ describe('GraphiQL in a browser with no internet', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/** Runs one operation of a document holding several: the run button offers each by name. */
+async function runOperation(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: /execute/i }).click();
+  await page.locator('.graphiql-dropdown-item', { hasText: name }).click();
+}
 
 /** The text Monaco draws in an editor, with its non-breaking spaces as plain spaces. */
 async function editorText(editor: Locator): Promise<string> {

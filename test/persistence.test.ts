@@ -64,6 +64,36 @@ describe.each(DATABASES)('persistence on %s', (kind) => {
   });
 });
 
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * The demo data has something for every chart on a fresh start: page views in each 5 minutes of
+ * the last hour, each hour of the last day and each day of the last 14 (relative to when it was
+ * seeded, none in the future); and a published lesson series, its parts in order.
+ */
+async function expectFreshDemoData(dataDir: string, databaseUrl: string | undefined, startedAt: number): Promise<void> {
+  const db = await openDatabase(loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
+  try {
+    const views = (await db.prisma.pageView.findMany({ select: { at: true } })).map((v) => v.at.getTime());
+    const seededAt = Math.max(...views);
+    expect(seededAt).toBeGreaterThanOrEqual(startedAt - HOUR);
+    expect(seededAt).toBeLessThanOrEqual(Date.now());
+    const within = (from: number, to: number) => views.filter((at) => at >= from && at < to).length;
+    for (let m = 1; m < 12; m++) expect(within(seededAt - m * 5 * 60_000, seededAt - (m - 1) * 5 * 60_000 + 1), `${m * 5} minutes back`).toBeGreaterThan(0);
+    for (let h = 1; h < 24; h++) expect(within(seededAt - (h + 1) * HOUR, seededAt - h * HOUR), `${h} hours back`).toBeGreaterThan(0);
+    for (let d = 1; d < 14; d++) expect(within(seededAt - (d + 1) * DAY, seededAt - d * DAY), `${d} days back`).toBeGreaterThan(0);
+    expect(Math.min(...views)).toBeGreaterThan(seededAt - 14 * DAY);
+
+    const series = await db.prisma.lesson.findMany({ where: { status: 'PUBLISHED' }, orderBy: { publishedAt: 'asc' }, select: { body: true, publishedAt: true } });
+    expect(series.length).toBeGreaterThanOrEqual(2);
+    series.forEach((lesson, i) => expect(lesson.body).toMatch(new RegExp(`^Foundations of computing, part ${i + 1} of ${series.length}\\.`)));
+    expect(series.at(-1)!.publishedAt!.getTime()).toBeGreaterThan(seededAt - 14 * DAY);
+  } finally {
+    await db.close();
+  }
+}
+
 describe.each(DATABASES)('seeding on %s', (kind: DatabaseKind) => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
@@ -90,6 +120,7 @@ describe.each(DATABASES)('seeding on %s', (kind: DatabaseKind) => {
       }
     };
 
+    const startedAt = Date.now();
     const first = await startTestServer({ kind, reuse });
     expect(first.logs.some((l) => l.msg === 'seeded demo data')).toBe(true);
     await first.stop();
@@ -97,6 +128,7 @@ describe.each(DATABASES)('seeding on %s', (kind: DatabaseKind) => {
     expect(seeded.users).toBeGreaterThanOrEqual(3);
     expect(seeded.lessons).toBeGreaterThanOrEqual(2);
     expect(seeded.docs).toBeGreaterThanOrEqual(1);
+    await expectFreshDemoData(dataDir, databaseUrl, startedAt);
 
     const second = await startTestServer({ kind, reuse });
     try {

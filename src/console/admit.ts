@@ -1,12 +1,14 @@
 // Who may use the console: the signed-in user is checked to be an ADMIN (GET /api/v1/user/me).
-// A MEMBER's new session is ended at once (POST /api/auth/logout) and the refusal says why.
+// A MEMBER's new session is ended at once (POST /api/auth/logout) and the refusal says why. An
+// ADMIN's sign-in also notes where the live feed starts (feed-start.ts).
 import type { CurrentUser, EventType, LearningClient } from '../client/index.js';
+import { feedStart, type FeedStart } from './feed-start.js';
 import { clientFor, forgetSession, type Session } from './session.js';
 
 export type State =
   | { phase: 'checking' }
   | { phase: 'signed-out'; notice?: string }
-  | { phase: 'signed-in'; session: Session; client: LearningClient; me: CurrentUser; eventTypes: EventType[] };
+  | { phase: 'signed-in'; session: Session; client: LearningClient; me: CurrentUser; eventTypes: EventType[]; feed: FeedStart };
 
 export type SignedInState = Extract<State, { phase: 'signed-in' }>;
 
@@ -20,8 +22,8 @@ export async function admit(session: Session): Promise<SignedInState> {
     forgetSession();
     throw new NotAdmin(me);
   }
-  const eventTypes = (await client.eventTypes()).map((t) => t.name);
-  return { phase: 'signed-in', session, client, me, eventTypes };
+  const [types, feed] = await Promise.all([client.eventTypes(), feedStart(client)]);
+  return { phase: 'signed-in', session, client, me, eventTypes: types.map((t) => t.name), feed };
 }
 
 /** Signed in, but not as an ADMIN. */

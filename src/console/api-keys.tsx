@@ -68,7 +68,7 @@ export function ApiKeys() {
       ) : keys.length === 0 ? (
         <p class="muted">No API keys.</p>
       ) : (
-        <table class="table" aria-label="API keys">
+        <table class="table stack" aria-label="API keys">
           <thead>
             <tr>
               <th>Name</th>
@@ -82,13 +82,13 @@ export function ApiKeys() {
             {keys.map((key) => (
               <tr key={key.id}>
                 <td>{key.name}</td>
-                <td>
+                <td data-label="Key">
                   <code>lp_{key.prefix}…</code>
                 </td>
-                <td>
+                <td data-label="Created">
                   <When at={key.createdAt} />
                 </td>
-                <td>
+                <td data-label="Last used">
                   <When at={key.lastUsedAt} empty="never" />
                 </td>
                 <td class="row-actions">

@@ -38,7 +38,7 @@ export function App() {
   }, [state]);
 
   const context = useMemo(
-    () => (state.phase === 'signed-in' ? { client: state.client, me: state.me, eventTypes: state.eventTypes, sessionOver } : undefined),
+    () => (state.phase === 'signed-in' ? { client: state.client, me: state.me, eventTypes: state.eventTypes, feed: state.feed, sessionOver } : undefined),
     [state, sessionOver],
   );
 
@@ -55,6 +55,7 @@ export function App() {
         <nav aria-label="Pages">
           <a href="/reference">API reference</a>
         </nav>
+        <span class="muted zone">Times in UTC, 24-hour</span>
         <span class="who">
           {context.me.name} <span class="muted">({context.me.email}, {context.me.role})</span>
         </span>

@@ -3,12 +3,15 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { CurrentUser, EventType, LearningClient } from '../client/index.js';
+import type { FeedStart } from './feed-start.js';
 
 export interface ConsoleContext {
   client: LearningClient;
   me: CurrentUser;
   /** Every event name (from GET /api/v1/event-types). */
   eventTypes: EventType[];
+  /** Where the live feed starts: the newest event at sign-in. */
+  feed: FeedStart;
   /** The token no longer works: back to the sign-in form, saying why. */
   sessionOver: (message: string) => void;
 }

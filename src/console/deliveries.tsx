@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { WebhookDelivery } from '../client/index.js';
 import { useConsole } from './context.js';
 import { Field, fieldId, FormError, messageFor, When } from './field.js';
+import { fromUtcInputValue, utcInputValue } from './time.js';
 import { useAction } from './use-action.js';
 
 const POLL_MS = 1_000;
@@ -13,19 +14,13 @@ const POLL_MS = 1_000;
 const PAGE = 20;
 const MAX_SHOWN = 100;
 
-/** A datetime-local input's value for a Date, in the reader's time zone. */
-function localInputValue(date: Date): string {
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 16);
-}
-
 export function Deliveries({ webhookId, kick, onSettled }: { webhookId: string; kick: number; onSettled: () => Promise<void> }) {
   const { client } = useConsole();
   const [deliveries, setDeliveries] = useState<WebhookDelivery[]>();
   const [shown, setShown] = useState(PAGE);
   const [older, setOlder] = useState(false);
   const [expanded, setExpanded] = useState<string>();
-  const [since, setSince] = useState(() => localInputValue(new Date(Date.now() - 24 * 3_600_000)));
+  const [since, setSince] = useState(() => utcInputValue(new Date(Date.now() - 24 * 3_600_000)));
   const [recovered, setRecovered] = useState<string>();
   const [sinceId] = useState(() => fieldId('since'));
   /** The deliveries and their attempt counts at the last look (undefined before the first). */
@@ -59,7 +54,7 @@ export function Deliveries({ webhookId, kick, onSettled }: { webhookId: string; 
   );
   const recover = useAction(
     useCallback(async () => {
-      const at = new Date(since);
+      const at = fromUtcInputValue(since);
       const count = await client.webhooks.recover(webhookId, Number.isNaN(at.getTime()) ? since : at);
       setRecovered(count === 1 ? '1 failed delivery gets another attempt.' : `${count} failed deliveries get another attempt.`);
       await reload();
@@ -162,8 +157,8 @@ export function Deliveries({ webhookId, kick, onSettled }: { webhookId: string; 
           void recover.run();
         }}
       >
-        <Field id={sinceId} label="Recover FAILED deliveries created since" error={messageFor(recover.problem, ['since'])}>
-          <input id={sinceId} type="datetime-local" value={since} onInput={(e) => setSince(e.currentTarget.value)} />
+        <Field id={sinceId} label="Recover FAILED deliveries created since" error={messageFor(recover.problem, ['since'])} hint="YYYY-MM-DD HH:MM">
+          <input id={sinceId} value={since} autocomplete="off" onInput={(e) => setSince(e.currentTarget.value)} />
         </Field>
         <button type="submit" class="secondary" disabled={recover.busy}>
           Recover

@@ -2,6 +2,7 @@
 // message of a form as a whole.
 import type { ComponentChildren } from 'preact';
 import type { Problem } from './errors.js';
+import { utcDateTime } from './time.js';
 
 let nextId = 0;
 export const fieldId = (name: string): string => `f-${name}-${++nextId}`;
@@ -37,12 +38,12 @@ export function FormError({ message }: { message: string | undefined }) {
   ) : null;
 }
 
-/** An ISO instant as the reader's local date and time, with the exact value on hover. */
+/** An ISO instant as a UTC date and 24-hour time (time.ts), with the exact value on hover. */
 export function When({ at, empty = '—' }: { at: string | null | undefined; empty?: string }) {
   if (!at) return <span class="muted">{empty}</span>;
   return (
     <time dateTime={at} title={at}>
-      {new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' })}
+      {utcDateTime(at)}
     </time>
   );
 }

@@ -1,10 +1,13 @@
 // The live feed: the GraphQL `events` subscription over SSE (the client library's EventStream,
 // which reconnects by itself and resumes after the last event it handed out), newest first, each
-// event with its name, time and subject. Nothing is polled: events appear as they are committed.
+// event with its name, time and subject. It starts after the newest event at sign-in
+// (feed-start.ts), so nothing committed since is missed. Nothing is polled.
 import { useEffect, useState } from 'preact/hooks';
 import type { LearningEvent } from '../client/index.js';
 import { useConsole } from './context.js';
 import { isSessionOver, problemOf } from './errors.js';
+import { fillIn } from './feed-start.js';
+import { utcTime } from './time.js';
 
 /** How many events the feed keeps on screen. */
 const KEEP = 100;
@@ -19,16 +22,41 @@ function subjectOf(event: LearningEvent): { label: string; value: string } | und
   return undefined;
 }
 
+/** `older` (newest first) added after what is shown, skipping the events already there. */
+function withOlder(shown: LearningEvent[], older: LearningEvent[]): LearningEvent[] {
+  const ids = new Set(shown.map((e) => e.id));
+  return [...shown, ...older.filter((e) => !ids.has(e.id))].slice(0, KEEP);
+}
+
 export function LiveFeed() {
-  const { client, sessionOver } = useConsole();
+  const { client, feed, sessionOver } = useConsole();
   const [events, setEvents] = useState<LearningEvent[]>([]);
   const [status, setStatus] = useState<Status>({ kind: 'connecting' });
+  /** Why the events committed between sign-in and connecting could not be read, if they could not. */
+  const [gap, setGap] = useState<string>();
 
   useEffect(() => {
     const controller = new AbortController();
     const stream = client.events({
+      after: 'after' in feed ? feed.after : undefined,
       signal: controller.signal,
-      onConnected: () => setStatus({ kind: 'live' }),
+      onConnected: ({ reconnect }) => {
+        setStatus({ kind: 'live' });
+        // No event to start after: the stream starts at the newest when it connects, so what
+        // committed since sign-in is read from the list, older than anything it sends.
+        if ('since' in feed && !reconnect) {
+          fillIn(client, feed.since).then(
+            (older) => {
+              if (!controller.signal.aborted) setEvents((shown) => withOlder(shown, older));
+            },
+            (error: unknown) => {
+              if (controller.signal.aborted) return;
+              if (isSessionOver(error)) sessionOver(problemOf(error).message);
+              else setGap(problemOf(error).message);
+            },
+          );
+        }
+      },
       onDisconnected: ({ delayMs }) => setStatus({ kind: 'reconnecting', delayMs }),
     });
     void (async () => {
@@ -41,7 +69,7 @@ export function LiveFeed() {
       }
     })();
     return () => controller.abort();
-  }, [client, sessionOver]);
+  }, [client, feed, sessionOver]);
 
   return (
     <section class="card feed" aria-labelledby="feed-title">
@@ -54,8 +82,13 @@ export function LiveFeed() {
           The event stream ended: {status.message}
         </p>
       ) : null}
+      {gap ? (
+        <p class="error" role="alert">
+          The events from just before the feed connected could not be read: {gap}
+        </p>
+      ) : null}
       {events.length === 0 ? (
-        <p class="muted">No events since you opened the console. Publish a lesson or record a page view and it appears here.</p>
+        <p class="muted">No events since you signed in. Publish a lesson or record a page view and it appears here.</p>
       ) : (
         <ol class="events" aria-label="Live events">
           {events.map((event) => {
@@ -64,7 +97,7 @@ export function LiveFeed() {
               <li key={event.id} data-event-id={event.id}>
                 <span class={`event-name ${event.event.split('.')[0]}`}>{event.event}</span>
                 <time dateTime={event.timestamp} title={event.timestamp}>
-                  {new Date(event.timestamp).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}
+                  {utcTime(event.timestamp)}
                 </time>
                 {subject ? (
                   <span class="subject">

@@ -7,6 +7,7 @@ import uPlot from 'uplot';
 import type { LearningClient, TypedDocument } from '../client/index.js';
 import { useConsole } from './context.js';
 import { FormError } from './field.js';
+import { utcDayMonth, utcHourMinute } from './time.js';
 import { useAction } from './use-action.js';
 
 const HOUR = 3_600_000;
@@ -18,6 +19,10 @@ interface Range {
   /** Bucket width in ms. */
   step: number;
 }
+
+/** The x axis's tick spacings (seconds) uPlot may choose from. */
+const DAY_TICKS = [1, 2, 3, 7].map((days) => (days * DAY) / 1000);
+const TIME_TICKS = [5, 10, 15, 30, 60, 120, 180, 360, 720].map((minutes) => minutes * 60);
 
 const RANGES: Record<string, Range> = {
   hour: { label: 'Last hour', buckets: 12, step: 5 * 60_000 },
@@ -90,7 +95,7 @@ export function PageViews() {
         <>
           <p class="muted">
             <strong class="total">{total}</strong> {total === 1 ? 'view' : 'views'} in the {drawn.range.label.toLowerCase()}, by{' '}
-            {drawn.range.step >= DAY ? 'day' : drawn.range.step >= HOUR ? 'hour' : `${drawn.range.step / 60_000} minutes`} (UTC)
+            {drawn.range.step >= DAY ? 'day' : drawn.range.step >= HOUR ? 'hour' : `${drawn.range.step / 60_000} minutes`}
           </p>
           <Chart series={drawn.series} step={drawn.range.step} />
         </>
@@ -115,11 +120,20 @@ function Chart({ series, step }: { series: Series; step: number }) {
         width: Math.max(200, element.clientWidth),
         height: 200,
         legend: { show: false },
-        // The buckets are UTC hours and days: label them in UTC too, as the caption says.
+        // The buckets are UTC hours and days: ticks fall on UTC boundaries and are labelled as
+        // every time in the console is (time.ts), not in uPlot's 12-hour default.
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: true, range: (_u, min, max) => [min, max + step / 1000] }, y: { range: (_u, _min, max) => [0, Math.max(4, max * 1.15)] } },
-        axes: [axis, { ...axis, size: 40 }],
+        axes: [
+          {
+            ...axis,
+            // Ticks on whole days for a chart by day (one label per date), else on whole minutes.
+            incrs: step >= DAY ? DAY_TICKS : TIME_TICKS,
+            values: (_u, splits) => splits.map((s) => (step >= DAY ? utcDayMonth(s * 1000) : utcHourMinute(s * 1000))),
+          },
+          { ...axis, size: 40 },
+        ],
         series: [{}, { label: 'views', stroke: accent, fill: accent, width: 0, points: { show: false }, ...(bars ? { paths: bars } : {}) }],
       },
       [series.starts.map((t) => t / 1000), series.counts],

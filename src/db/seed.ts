@@ -1,4 +1,6 @@
-// Demo data, written only into an empty database outside production.
+// Demo data, written only into an empty database outside production: the demo accounts, a
+// published lesson series and a draft, the docs pages, and page views over the last hour, day and
+// fortnight (relative to now), so every chart and list has something to show on a fresh start.
 import type { Db } from './client.js';
 import { newId } from '../ids.js';
 import { hashPassword } from '../modules/auth/passwords.js';
@@ -10,12 +12,21 @@ export const DEMO_ACCOUNTS = [
   { email: 'alan@example.com', password: 'turing-1912', name: 'Alan Turing', role: 'MEMBER', tier: 'ENTERPRISE' },
 ] as const;
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * A published series, read in order: lessons have no series of their own, so each body says
+ * which part it is. The titles and summaries stay as the tests and the docs name them.
+ */
+const SERIES = 'Foundations of computing';
 const LESSONS = [
   { title: 'What is an algorithm?', summary: 'Step-by-step procedures, from Euclid to today.', body: 'An algorithm is a finite sequence of well-defined instructions...' },
   { title: 'Notes on the Analytical Engine', summary: 'The first published program.', body: 'The engine can arrange and combine its numerical quantities exactly as if they were letters...' },
   { title: 'Compilers, briefly', summary: 'From source text to machine code.', body: 'A compiler translates a program written in one language into another...' },
   { title: 'Computable numbers', summary: 'What a machine can and cannot decide.', body: 'The computable numbers may be described briefly as the real numbers whose expressions as a decimal are calculable...' },
-];
+].map((lesson, i, all) => ({ ...lesson, body: `${SERIES}, part ${i + 1} of ${all.length}.\n\n${lesson.body}` }));
 
 /** The docs rows point at pages the service serves (src/modules/docs/links.ts). */
 const DOCS = DOC_PAGES;
@@ -24,6 +35,26 @@ const DOCS = DOC_PAGES;
  * takes any path): its own doc pages, one per docs entry. They are analytics data, not links.
  */
 const VIEWED_PATHS = DOCS.map((d) => `/docs/${d.slug}`);
+
+/** Extra daytime views by day, so the days differ as a week's do. */
+const BUSIER = [0, 1, 2, 1, 0, 2, 3];
+
+/**
+ * When the demo page views happened: some in every hour of the last 14 days, more in UTC
+ * daytime, and one in each 5 minutes of the last hour, so the console's three charts (last hour,
+ * 24 hours, 14 days) all have bars. The counts follow a fixed pattern, not chance, so every fresh
+ * start looks alike.
+ */
+function demoViewTimes(now: number): number[] {
+  const times: number[] = [];
+  for (let h = 0; h < 14 * 24; h++) {
+    const hourOfDay = new Date(now - h * HOUR).getUTCHours();
+    const daytime = hourOfDay >= 8 && hourOfDay < 20 ? 2 + BUSIER[Math.floor(h / 24) % BUSIER.length]! : 0;
+    const count = h === 0 ? 12 : 1 + ((h * 7) % 3) + daytime;
+    for (let j = 0; j < count; j++) times.push(now - h * HOUR - Math.floor(((j + 0.5) * HOUR) / count));
+  }
+  return times;
+}
 
 /** Seeds the demo data when there are no users. Returns whether it did. */
 export async function seedIfEmpty(db: Db): Promise<boolean> {
@@ -34,13 +65,15 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
     })),
   );
   const ada = users[0]!.id;
-  const base = Date.now() - 30 * 86_400_000;
+  const now = Date.now();
+  // One part every three days, the last one published yesterday.
+  const writtenAt = (part: number) => now - (LESSONS.length - 1 - part) * 3 * DAY - DAY - 2 * HOUR;
   await db.$transaction([
     db.user.createMany({ data: users }),
     db.lesson.createMany({
       data: LESSONS.map((l, i) => ({
         id: newId('les'), ...l, authorId: ada, status: 'PUBLISHED' as const,
-        createdAt: new Date(base + i * 86_400_000), publishedAt: new Date(base + i * 86_400_000 + 3_600_000),
+        createdAt: new Date(writtenAt(i)), publishedAt: new Date(writtenAt(i) + HOUR),
       })),
     }),
     db.lesson.create({
@@ -48,7 +81,7 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
     }),
     db.docPage.createMany({ data: DOCS.map((d) => ({ id: newId('doc'), ...d })) }),
     db.pageView.createMany({
-      data: Array.from({ length: 12 }, (_, i) => ({ path: VIEWED_PATHS[i % VIEWED_PATHS.length]!, at: new Date(base + i * 3_600_000) })),
+      data: demoViewTimes(now).map((at, i) => ({ path: VIEWED_PATHS[i % VIEWED_PATHS.length]!, at: new Date(at) })),
     }),
   ]);
   return true;
