@@ -1,10 +1,11 @@
 // API keys over real HTTP: create (the key shown once), list, revoke; a key acts as its owner
 // wherever a token is accepted, as `Authorization: Bearer lp_…` or `X-API-Key: lp_…`, and stops
 // working at once when revoked. Keys are per user and stored only as their hash.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError } from './support/assert.js';
-import { client, type Client } from './support/http.js';
-import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { serverTest, serverTestOn } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import { DATABASES, sql, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -13,19 +14,19 @@ const MISSING = 'Missing or invalid token';
 
 interface Created { id: string; name: string; key: string; createdAt: string }
 
+const overRest = serverTestOn({ env: NO_RATE_LIMITS });
+const overGraphQL = serverTest({ env: NO_RATE_LIMITS });
+
 describe.each(DATABASES)('API keys over REST on %s', (kind) => {
+  const it = overRest[kind];
+  // The fixture's server, client and tokens, for the helper and tests below.
   let server: TestServer;
   let api: Client;
   let grace: string;
   let alan: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-    grace = (await api.loginAs('grace')).token;
-    alan = (await api.loginAs('alan')).token;
+  it.beforeAll(({ server: started, api: itsClient, grace: graceToken, alan: alanToken }) => {
+    [server, api, grace, alan] = [started, itsClient, graceToken, alanToken];
   });
-  afterAll(() => server?.stop());
 
   async function create(name: string, token = grace): Promise<Created> {
     const reply = await api.post('/api/v1/api-keys', { name }, { token });
@@ -193,18 +194,14 @@ describe.each(DATABASES)('API keys over REST on %s', (kind) => {
 });
 
 describe('API keys over GraphQL', () => {
-  let server: TestServer;
+  const it = overGraphQL;
+  // The fixture's client and tokens, for the helpers and tests below.
   let api: Client;
   let grace: string;
   let alan: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    api = client(server.url);
-    grace = (await api.loginAs('grace')).token;
-    alan = (await api.loginAs('alan')).token;
+  it.beforeAll(({ api: itsClient, grace: graceToken, alan: alanToken }) => {
+    [api, grace, alan] = [itsClient, graceToken, alanToken];
   });
-  afterAll(() => server?.stop());
 
   const CREATE = 'mutation ($name: String!) { createApiKey(name: $name) { id name key createdAt } }';
   const LIST = '{ apiKeys { id name prefix createdAt lastUsedAt } }';

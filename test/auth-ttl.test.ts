@@ -1,25 +1,21 @@
 // Token lifetimes are configurable, and `expiresIn` always states the lifetime of the token
 // returned (exp - iat), on every path that issues one.
 import { decodeJwt } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterEach, describe, expect, vi } from 'vitest';
+import { serverTest } from './support/fixtures.js';
+
+const configured = serverTest({ kind: 'postgres', env: { ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '7200' } });
+const shortLived = serverTest({ kind: 'postgres', env: { ACCESS_TOKEN_TTL: '60' } });
 
 describe('ACCESS_TOKEN_TTL=3600, REFRESH_TOKEN_TTL=7200', () => {
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: { ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '7200' } });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
+  const it = configured;
 
   const lifetime = (token: string) => {
     const { exp, iat } = decodeJwt(token);
     return exp! - iat!;
   };
 
-  it('login answers expiresIn 3600 = exp - iat, and refreshExpiresIn 7200', async () => {
+  it('login answers expiresIn 3600 = exp - iat, and refreshExpiresIn 7200', async ({ api }) => {
     const reply = await api.post('/api/auth/login', { email: 'grace@example.com', password: 'hopper-1906' });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.expiresIn).toBe(3600);
@@ -28,7 +24,7 @@ describe('ACCESS_TOKEN_TTL=3600, REFRESH_TOKEN_TTL=7200', () => {
     expect((await api.get('/api/v1/user/me', { token: reply.body.token })).status).toBe(200);
   });
 
-  it('refresh, register and the GraphQL mutations issue the same lifetime', async () => {
+  it('refresh, register and the GraphQL mutations issue the same lifetime', async ({ api }) => {
     const { refreshToken } = await api.login('grace@example.com', 'hopper-1906');
     const refreshed = await api.post('/api/auth/refresh', { refreshToken });
     expect(refreshed.status, refreshed.text).toBe(200);
@@ -52,16 +48,10 @@ describe('ACCESS_TOKEN_TTL=3600, REFRESH_TOKEN_TTL=7200', () => {
 });
 
 describe('a token that expires while in use', () => {
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: { ACCESS_TOKEN_TTL: '60' } });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
+  const it = shortLived;
   afterEach(() => vi.useRealTimers());
 
-  it('works until its exp, then gets 403 although it was accepted (and remembered) before', async () => {
+  it('works until its exp, then gets 403 although it was accepted (and remembered) before', async ({ api }) => {
     const { token } = await api.login('grace@example.com', 'hopper-1906');
     const { exp } = decodeJwt(token);
     expect((await api.get('/api/v1/user/me', { token })).status).toBe(200);

@@ -4,11 +4,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, type Reply } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { beforeAll, describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
+import type { Client, Reply } from './support/http.js';
+import { sql as sqlOn, type TestServer } from './support/server.js';
 import { expectError } from './support/assert.js';
-import { sql as sqlOn } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { passRefreshGrace } from './support/refresh-grace.js';
 
@@ -38,11 +38,23 @@ interface Account {
   pair: TokenPair;
 }
 
-const sql = <R extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlOn<R>(server, text, params);
+const it = serverTest({
+  kind: 'postgres',
+  // A known secret lets tests sign their own (expired, forged) tokens. The general rate limit is
+  // raised so that the many unauthenticated requests of this file never trip it.
+  env: { JWT_SECRET, ...NO_RATE_LIMITS },
+});
+
+// The fixture's server and client, for the helpers below.
 let server: TestServer;
 let api: Client;
+it.beforeAll(({ server: started, api: itsClient }) => {
+  [server, api] = [started, itsClient];
+});
+
+const sql = <R extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlOn<R>(server, text, params);
 /** Every credential used in this file; none may appear in the logs. */
-const secrets = new Set<string>();
+const secrets = new Set<string>([JWT_SECRET]);
 
 const unique = (label: string) => `${label}-${randomBytes(5).toString('hex')}@example.com`;
 const strongPassword = () => {
@@ -113,18 +125,6 @@ async function sign(claims: Record<string, unknown>, options: { secret?: string;
 
 const me = (token?: string, headers?: Record<string, string>) => api.get('/api/v1/user/me', { token, headers });
 const lessons = (token?: string, headers?: Record<string, string>) => api.get('/api/v1/lessons', { token, headers });
-
-beforeAll(async () => {
-  server = await startTestServer({
-    kind: 'postgres',
-    // A known secret lets tests sign their own (expired, forged) tokens. The general rate limit is
-    // raised so that the many unauthenticated requests of this file never trip it.
-    env: { JWT_SECRET, ...NO_RATE_LIMITS },
-  });
-  api = client(server.url);
-  secrets.add(JWT_SECRET);
-});
-afterAll(() => server?.stop());
 
 describe('POST /api/auth/login', () => {
   it('answers 200 with a token pair whose expiresIn is exp - iat (24 h by default)', async () => {

@@ -1,19 +1,17 @@
-// GET /api/v1/events and Query.events, the polling twins of Subscription.events, over real HTTP
-// on a real database: paging with nextCursor (REST) and endCursor (GraphQL) gives exactly the
-// events a subscription replaying from the same cursor gives (same ids, same order, same
-// fields), `types` and `since` filter, the default page is 100, hostile values are a 400 naming
-// the field, credentials are required, an expired cursor is refused, and on a long history the
-// statement the server sends reads the position index, not the history (and, for rarely written
-// types, the index of names, not the page views).
+// GET /api/v1/events and Query.events over real HTTP: paging (nextCursor, endCursor) gives exactly
+// what a subscription replaying from the same cursor gives; filters, the default page, hostile
+// values, credentials and an expired cursor; and on a long history a page reads the position
+// index (or, for rarely written types, the index of names), not the history.
 import { randomBytes } from 'node:crypto';
 import { createClient as createSseClient } from 'graphql-sse';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { LearningEvent } from '../src/client/index.js';
 import { expectError } from './support/assert.js';
-import { client, type Client } from './support/http.js';
+import { serverTest, serverTestOn, type ServerTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { DATABASES, sql, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
+import { DATABASES, sql, type TestServer } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -51,16 +49,17 @@ const asSubscribed = (e: Listed): LearningEvent => ({
   path: e.path ?? null,
 });
 
-function harness(kind: DatabaseKind) {
+const onEachDatabase = serverTestOn({ env: NO_RATE_LIMITS });
+// A server of its own: its tests add 200,000 events of history.
+const longHistory = serverTest({ kind: 'postgres', env: NO_RATE_LIMITS });
+
+/** `it`'s server, client and tokens (and ada's id), for the helpers below; call it in a describe. */
+function harness(it: ServerTest) {
   const h = {} as { server: TestServer; api: Client; ada: string; grace: string; adaId: string };
-  beforeAll(async () => {
-    h.server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    h.api = client(h.server.url);
-    h.ada = (await h.api.loginAs('ada')).token;
-    h.grace = (await h.api.loginAs('grace')).token;
-    h.adaId = (await h.api.get('/api/v1/user/me', { token: h.ada })).body.id as string;
+  it.beforeAll(async ({ server, api, ada, grace }) => {
+    Object.assign(h, { server, api, ada, grace });
+    h.adaId = (await api.get('/api/v1/user/me', { token: ada })).body.id as string;
   });
-  afterAll(() => h.server?.stop());
   return h;
 }
 
@@ -147,7 +146,8 @@ async function newestId(h: { api: Client; grace: string }): Promise<string> {
 }
 
 describe.each(DATABASES)('the event list on %s', (kind) => {
-  const h = harness(kind);
+  const it = onEachDatabase[kind];
+  const h = harness(it);
 
   it('pages, by REST and by GraphQL, through exactly the events the subscription replays: same ids, order and fields', async () => {
     const start = await newestId(h);
@@ -358,7 +358,8 @@ describe.each(DATABASES)('the event list on %s', (kind) => {
 });
 
 describe('the event list on a long history (PostgreSQL)', () => {
-  const h = harness('postgres');
+  const it = longHistory;
+  const h = harness(it);
 
   it('an expired after (its event deleted past retention) is a 400 naming after', async () => {
     const { items } = await pageThrough(h.api, h.ada, { limit: '1000' });

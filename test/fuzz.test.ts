@@ -1,21 +1,11 @@
-// Hostile input, generated (issue 11, item 1). Driven by the service's own openapi.json and GraphQL
-// schema (both read from the running server), fast-check sends every REST operation hostile path
-// ids, query values and bodies, every GraphQL root field hostile arguments and variables, and
-// both garbage credentials and bodies that are no request at all. Every case is hostile, sent as
-// the ADMIN (so that a refusal is for the input, not the caller), and must be refused: a 4xx in
-// the contract's shape with `code` = status (REST), or GraphQL errors that are never the masked
-// unexpected kind; and nothing in the database may change (a checksum of every table after each
-// case). GraphQL is also sent in every encoding (JSON, forms, text/plain, none, garbage: all but
-// JSON are 415) and over every transport (POST, GET, SSE in both graphql-sse modes, WebSocket),
-// with hostile directive arguments. Every case fails on a masked "Unexpected error." in what the
-// client got and on an error-level log line, whatever the status.
-// FUZZ_RUNS sets the cases per operation (`npm run fuzz` runs many more than `npm test`);
-// a failure names its operation or field and prints fast-check's seed and path, and the command
-// that replays it alone (FUZZ_ONLY, FUZZ_SEED, FUZZ_PATH).
+// Generated hostile input, sent as the ADMIN: every REST operation of openapi.json and every GraphQL
+// root field must refuse it (a 4xx in the contract's shape, never a masked error or an error log)
+// and change nothing in the database; GraphQL also in every encoding and over every transport.
+// FUZZ_RUNS sets the cases per operation; a failure prints the FUZZ_ONLY, FUZZ_SEED and FUZZ_PATH replaying it.
 import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type GraphQLField, type GraphQLInputType, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { garbageAuthCase, garbageAuthorization, hostileRestCase, restOperations, type JsonSchema, type RestCase, type RestFixtures, type RestOperation } from './support/fuzz.js';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
@@ -30,9 +20,10 @@ import {
   type GraphQLCase,
   type GraphQLFixtures,
 } from './support/fuzz-graphql.js';
-import { client, type Client, type Reply } from './support/http.js';
+import { serverTest } from './support/fixtures.js';
+import type { Client, Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 
 /** Cases per operation, per GraphQL field and per property of the rest. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
@@ -47,6 +38,9 @@ const PUBLIC_FIELDS = new Set(['login', 'register', 'refreshToken', 'logout', 'u
 /** No delivery exists (one would be attempted in the background, changing the database mid-run). */
 const MISSING_DELIVERY = 'dlv_01kzzzzzzzzzzzzzzzzzzzzzzz';
 
+const it = serverTest({ kind: 'postgres', env: NO_RATE_LIMITS });
+
+// The fixture's server, client and Ada's token, and what the cases name, for the helpers below.
 let server: TestServer;
 let api: Client;
 let db: pg.Client;
@@ -54,10 +48,8 @@ let token: string;
 let fixtures: { userId: string; lessonId: string; webhookId: string; keyId: string; sessionId: string; refreshToken: string };
 const counts = { rest: 0, restAuth: 0, graphql: 0, graphqlAuth: 0, malformed: 0, transports: 0 };
 
-beforeAll(async () => {
-  server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
-  api = client(server.url);
-  token = (await api.loginAs('ada')).token;
+it.beforeAll(async ({ server: started, api: itsClient, ada }) => {
+  [server, api, token] = [started, itsClient, ada];
   // A second session of Ada's: the one the session routes name, and whose refresh token the auth routes get.
   const other = await api.loginAs('ada');
   const me = await api.get('/api/v1/user/me', { token });
@@ -73,13 +65,12 @@ beforeAll(async () => {
   console.log(`fuzz: FUZZ_RUNS=${RUNS} FUZZ_SEED=${SEED}${PATH ? ` FUZZ_PATH=${PATH}` : ''}`);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   console.log(`fuzz: ${total} hostile cases (REST ${counts.rest}, REST garbage credentials ${counts.restAuth}, GraphQL fields ${counts.graphql}, ` +
     `GraphQL garbage credentials ${counts.graphqlAuth}, malformed GraphQL requests ${counts.malformed}, GraphQL encodings and transports ${counts.transports}); ` +
     `FUZZ_RUNS=${RUNS} FUZZ_SEED=${SEED}`);
   await db?.end();
-  await server?.stop();
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -2,24 +2,27 @@
 // duration; the request id round-trips through X-Request-Id; credentials never reach the log.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createResponseCache } from '../src/modules/response-cache/index.js';
 import { prettyLine } from '../src/log-pretty.js';
 import { createLogger } from '../src/logger.js';
-import { client, type Client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { serverTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import type { TestServer } from './support/server.js';
 import { freePort } from './support/wait.js';
 
 type LogLine = Record<string, unknown>;
 
+const logged = serverTest({ kind: 'pglite' });
+
 describe('request logging', () => {
+  const it = logged;
+  // The fixture's server and client, for the helpers and `it.each` bodies below.
   let server: TestServer;
   let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'pglite' });
-    api = client(server.url);
+  it.beforeAll(({ server: started, api: itsClient }) => {
+    [server, api] = [started, itsClient];
   });
-  afterAll(() => server?.stop());
 
   const requestLines = (reqId: string): LogLine[] => server.logs.filter((l) => l.msg === 'request' && l.reqId === reqId);
 

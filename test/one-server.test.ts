@@ -8,10 +8,9 @@ import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { forRequests } from '../src/graphql/for-requests.js';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
 
 /** What the probe saw: HTTP requests (method and path) and executed operations (by name). */
 const seen = { requests: [] as string[], operations: [] as string[] };
@@ -47,16 +46,7 @@ const gatedProbe = forRequests(isGraphQLGet, {
   onResponse: ({ request }) => void gatedSeen.push(`onResponse ${request.method} ${new URL(request.url).pathname}`),
 } satisfies Plugin);
 
-let server: TestServer;
-let api: Client;
-let token: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: NO_RATE_LIMITS, plugins: [probe, gatedProbe] });
-  api = client(server.url);
-  token = (await api.loginAs('ada')).token;
-});
-afterAll(() => server?.stop());
+const it = serverTest({ env: NO_RATE_LIMITS, plugins: [probe, gatedProbe] });
 
 /** Runs one subscription until its first event, then stops. */
 function firstEvent(subscribe: (sink: { next(v: unknown): void; error(e: unknown): void; complete(): void }) => () => void): Promise<unknown> {
@@ -73,7 +63,7 @@ function firstEvent(subscribe: (sink: { next(v: unknown): void; error(e: unknown
 }
 
 describe('a plugin limited to some requests (forRequests)', () => {
-  it('sees those and nothing of the others: not POST, not REST, not a WebSocket operation', async () => {
+  it('sees those and nothing of the others: not POST, not REST, not a WebSocket operation', async ({ server, api, ada: token }) => {
     gatedSeen.length = 0;
     await api.graphql('query GatedPost { docs { slug } }');
     await api.get('/api/content/docs');
@@ -92,7 +82,7 @@ describe('a plugin limited to some requests (forRequests)', () => {
 });
 
 describe('a plugin added once to createYoga', () => {
-  it('sees REST, health, OpenAPI and GraphQL over GET and POST, and its response header reaches every client', async () => {
+  it('sees REST, health, OpenAPI and GraphQL over GET and POST, and its response header reaches every client', async ({ api }) => {
     for (const [path, status] of [['/api/content/docs', 200], ['/healthz', 200], ['/readyz', 200], ['/api/openapi.json', 200], ['/api/nope', 404]] as const) {
       const reply = await api.get(path);
       expect(reply.status, path).toBe(status);
@@ -106,7 +96,7 @@ describe('a plugin added once to createYoga', () => {
     expect(seen.operations).toEqual(expect.arrayContaining(['ProbeGet', 'ProbePost']));
   });
 
-  it('sees subscriptions over SSE in both graphql-sse modes and over WebSocket, each of which delivers', async () => {
+  it('sees subscriptions over SSE in both graphql-sse modes and over WebSocket, each of which delivers', async ({ server, api, ada: token }) => {
     const query = (name: string) => `subscription ${name} { events(types: ["lesson.published"]) { id event lessonId } }`;
     const sseDistinct = createSseClient({ url: `${server.url}/graphql`, headers: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
     const sseSingle = createSseClient({ url: `${server.url}/graphql/stream`, singleConnection: true, headers: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
@@ -135,7 +125,7 @@ describe('a plugin added once to createYoga', () => {
 });
 
 describe('CORS, for browsers on other origins', () => {
-  it('answers preflights for REST and GraphQL at once, without drawing on the budget; responses expose the limit headers', async () => {
+  it('answers preflights for REST and GraphQL at once, without drawing on the budget; responses expose the limit headers', async ({ api }) => {
     const before = Number((await api.get('/api/content/docs')).headers.get('x-ratelimit-remaining'));
     for (const path of ['/graphql', '/graphql/stream', '/api/v1/user/me', '/api/auth/login']) {
       const preflight = await api.request('OPTIONS', path, {

@@ -1,15 +1,14 @@
-// The webhook walkthrough of docs/webhooks.md, run for real so that it cannot rot: the example receiver
-// (examples/webhook-receiver.mjs) as a process of its own, an endpoint created through the admin
-// API pointing at it, test events sent by the service's delivery worker. The receiver must print
-// each event it verified, refuse a tampered body, a stale timestamp and a wrong secret, and keep
-// verifying through a secret rotation (two signatures in `webhook-signature`).
+// The webhook walkthrough of docs/webhooks.md, run for real: examples/webhook-receiver.mjs as a
+// process of its own, an endpoint pointing at it, test events from the delivery worker. The receiver
+// prints each event it verified, refuses a tampered body, a stale timestamp and a wrong secret, and
+// keeps verifying through a secret rotation (two signatures in `webhook-signature`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startTestServer, type TestServer } from './support/server.js';
 import { freePort, waitFor } from './support/wait.js';
 
 const RECEIVER_SCRIPT = resolve(import.meta.dirname, '../examples/webhook-receiver.mjs');
@@ -67,20 +66,18 @@ async function postToReceiver(url: string, body: string, headers: Record<string,
   return res.status;
 }
 
+const it = serverTest({ env: NO_RATE_LIMITS });
+
 describe('the README webhook walkthrough with examples/webhook-receiver.mjs', () => {
-  let server: TestServer;
+  // The fixture's client and ADMIN token, for the helpers below.
   let api: Client;
   let token: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    api = client(server.url);
-    token = (await api.loginAs('ada')).token;
+  it.beforeAll(({ api: itsClient, ada }) => {
+    [api, token] = [itsClient, ada];
   });
 
-  afterAll(async () => {
+  it.afterAll(() => {
     for (const proc of receivers) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-    await server?.stop();
   });
 
   /** POST …/test, then waits for that delivery to end and returns it. */

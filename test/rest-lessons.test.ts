@@ -1,8 +1,9 @@
 // The lesson routes over real HTTP, on both databases: one lesson by id, keyset pages, and the
 // ADMIN-only create / update / publish, with the events they do (and do not) emit.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
-import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTestOn } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import { DATABASES, sql, type TestServer } from './support/server.js';
 import { expectError } from './support/assert.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
@@ -46,7 +47,11 @@ function expectNewestFirst(items: Lesson[]): void {
   }
 }
 
+const tests = serverTestOn({ env: NO_RATE_LIMITS });
+
 describe.each(DATABASES)('lesson routes on %s', (kind) => {
+  const it = tests[kind];
+  // The fixture's server, client and tokens, for the helpers and tests below.
   let server: TestServer;
   let api: Client;
   let ada: string;
@@ -79,11 +84,8 @@ describe.each(DATABASES)('lesson routes on %s', (kind) => {
     return expectLesson(reply.body);
   }
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
-    grace = (await api.loginAs('grace')).token;
+  it.beforeAll(async ({ server: started, api: itsClient, ada: adaToken, grace: graceToken }) => {
+    [server, api, ada, grace] = [started, itsClient, adaToken, graceToken];
     adaId = (await api.get('/api/v1/user/me', { token: ada })).body.id as string;
     // Enough lessons for several pages: 22 more drafts, every other one published.
     for (let i = 0; i < 22; i++) {
@@ -91,7 +93,6 @@ describe.each(DATABASES)('lesson routes on %s', (kind) => {
       if (i % 2 === 0) expect((await api.post(`/api/v1/lessons/publish?id=${lesson.id}`, undefined, { token: ada })).status).toBe(200);
     }
   });
-  afterAll(() => server?.stop());
 
   describe('GET /api/v1/lessons?id=X', () => {
     it('answers a published lesson to any user with the full lesson shape', async () => {

@@ -1,26 +1,18 @@
 // A session lives as long as the access token it last issued, when that outlives the refresh
-// token (ACCESS_TOKEN_TTL above REFRESH_TOKEN_TTL). It used to end with the refresh token: from
-// then on its access token still opened every route until its `exp`, but the session was no longer
-// listed (`current` nowhere) and `DELETE /api/v1/sessions/{id}` answered 404, so nothing could end
-// that token. The passing of the refresh token's lifetime is simulated by moving the stored
-// expiries back (the access token's own `exp` is an hour away either way).
+// token (ACCESS_TOKEN_TTL above REFRESH_TOKEN_TTL): while that token opens routes, its session is
+// listed and can be ended. The passing of the refresh token's lifetime is simulated by moving the
+// stored expiries back (the access token's own `exp` is an hour away either way).
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError } from './support/assert.js';
-import { client, type Client } from './support/http.js';
+import { serverTest } from './support/fixtures.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import { sql } from './support/server.js';
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  server = await startTestServer({ kind: 'postgres', env: { ...NO_RATE_LIMITS, ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '60' } });
-  api = client(server.url);
-});
-afterAll(() => server?.stop());
+const it = serverTest({ kind: 'postgres', env: { ...NO_RATE_LIMITS, ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '60' } });
 
 describe('ACCESS_TOKEN_TTL longer than REFRESH_TOKEN_TTL', () => {
-  it('a session whose refresh token expired while its access token works is listed and can be ended', async () => {
+  it('a session whose refresh token expired while its access token works is listed and can be ended', async ({ server, api }) => {
     const email = `ttl-${randomBytes(5).toString('hex')}@example.com`;
     const registered = await api.post('/api/auth/register', { email, password: 'long-enough-1', name: 'TTL' });
     expect(registered.status).toBe(201);

@@ -2,30 +2,26 @@
 // revokeSession) over real HTTP: what a session records, that revoking one ends its access and
 // refresh tokens at once on every instance, and that nobody reaches someone else's.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { expectError } from './support/assert.js';
+import { instancesTest } from './support/fixtures.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { passRefreshGrace } from './support/refresh-grace.js';
 import { sql, startTestServer, type TestServer } from './support/server.js';
 import { sleep, waitFor } from './support/wait.js';
 
+// Two instances on one database: `server`, which the tests ask, and `other`.
+const it = instancesTest({ env: NO_RATE_LIMITS });
+
 let server: TestServer;
 let other: TestServer;
 let api: Client;
-
-beforeAll(async () => {
-  server = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS });
-  // A second instance on the same database.
-  other = await startTestServer({ kind: 'postgres', env: NO_RATE_LIMITS, reuse: { dataDir: server.config.dataDir, databaseUrl: server.databaseUrl! } });
-  api = client(server.url);
-});
-afterAll(async () => {
-  await other?.stop();
-  await server?.stop();
+it.beforeAll(({ a, b }) => {
+  [server, other, api] = [a, b, client(a.url)];
 });
 
 interface Pair {

@@ -1,23 +1,20 @@
-// A subscriber that stops reading, over each transport, with a real client that pauses its
-// socket: SSE (Yoga's distinct connections, POST /graphql), graphql-sse's single-connection mode
-// (/graphql/stream) and WebSocket (graphql-ws). SUBSCRIPTION_BUFFER is shrunk to 50, and each
-// event is made large (50 aliases of a ~2 KB path: ~100 KB per event) so that the kernel's socket
-// buffers (a few MB on loopback) fill long before the events committed run out. When the client
-// reads again it gets what was sent before it fell behind, then SUBSCRIBER_TOO_SLOW naming the
-// last event it received, then the end of the operation; resuming with `after` = that id gets
-// every later event, with no gap and no duplicate. A subscriber that keeps reading is not ended.
-// graphql-sse's reservations: results for one whose stream has not connected wait like a paused
-// reader's, and one that no stream connects to within SSE_RESERVATION_TTL is ended.
+// A subscriber that stops reading (SSE, graphql-sse's single connection, WebSocket), its real client
+// pausing its socket: it gets what was sent before it fell behind, then SUBSCRIBER_TOO_SLOW naming
+// its last event, and `after` resumes with no gap; a reader that keeps up is not ended. Also
+// graphql-sse reservations: unconnected ones queue like a paused reader, and expire after their TTL.
 import { randomBytes } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { readSse } from '../bench/lib/sse.js';
+import { serverTest } from './support/fixtures.js';
 import { client, type Client } from './support/http.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import { sql, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { waitFor } from './support/wait.js';
 
+// A small buffer and large events (50 aliases of a ~2 KB path: ~100 KB each), so that the kernel's
+// socket buffers (a few MB on loopback) fill long before the events committed run out.
 const BUFFER = 50;
 /** Committed while the client is paused: ~30 MB of results, far past the kernel's buffers and the 50 held. */
 const EVENTS = 300;
@@ -159,19 +156,21 @@ async function ws(server: TestServer, token: string, query: string): Promise<Raw
   return sub;
 }
 
+const smallBuffer = serverTest({ env: { ...NO_RATE_LIMITS, SUBSCRIPTION_BUFFER: String(BUFFER) } });
+const shortReservations = serverTest({ env: { ...NO_RATE_LIMITS, SSE_RESERVATION_TTL: '1s' } });
+
 describe('a subscriber that stops reading', () => {
+  const it = smallBuffer;
+  // The fixture's server, client and grace's token, for the helpers and `it.each` bodies below.
   let server: TestServer;
   let api: Client;
   let token: string;
   const subs: RawSub[] = [];
-  beforeAll(async () => {
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, SUBSCRIPTION_BUFFER: String(BUFFER) } });
-    api = client(server.url);
-    token = (await api.loginAs('grace')).token;
+  it.beforeAll(({ server: started, api: itsClient, grace }) => {
+    [server, api, token] = [started, itsClient, grace];
   });
-  afterAll(async () => {
+  it.afterAll(() => {
     for (const s of subs) s.close();
-    await server?.stop();
   });
 
   /** Page views under `prefix` until one reaches every subscriber: they are live. */
@@ -268,15 +267,9 @@ describe('a subscriber that stops reading', () => {
 });
 
 describe('a graphql-sse reservation no stream connects to (SSE_RESERVATION_TTL=1s)', () => {
-  let server: TestServer;
-  let token: string;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, SSE_RESERVATION_TTL: '1s' } });
-    token = (await client(server.url).loginAs('grace')).token;
-  });
-  afterAll(() => server?.stop());
+  const it = shortReservations;
 
-  it('is ended after the TTL (each one held ~2.2 kB for the life of the process), and one connected in time streams on', async () => {
+  it('is ended after the TTL (each one held ~2.2 kB for the life of the process), and one connected in time streams on', async ({ server, grace: token }) => {
     const abandoned = await reserve(server, token);
     await sendOperation(server, token, abandoned, SMALL);
     const kept = await reserve(server, token);

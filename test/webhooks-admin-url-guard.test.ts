@@ -1,15 +1,15 @@
 // The webhook URL guard: which URLs are refused, and why, on its own and through a server in
 // production mode (WEBHOOK_ALLOW_PRIVATE_TARGETS=false), when an endpoint is saved and when a
 // delivery is attempted (the worker calls the same assertDeliverableUrl before every attempt).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
 import { newId } from '../src/ids.js';
 import { assertDeliverableUrl, isPrivateAddress, urlFormProblem } from '../src/modules/webhooks/url-guard.js';
 import { expectError } from './support/assert.js';
-import { client } from './support/http.js';
+import { serverAndReceiverTest } from './support/fixtures.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startReceiver, type Delivery, type Receiver } from './support/receiver.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import type { Delivery } from './support/receiver.js';
+import { sql } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
 async function refusal(url: string, allowPrivate: boolean): Promise<AppError | undefined> {
@@ -147,26 +147,16 @@ describe('assertDeliverableUrl', () => {
   });
 });
 
+const SCHEDULE_MS = [100, 200];
+const guarded = serverAndReceiverTest({
+  kind: 'postgres',
+  env: { ...NO_RATE_LIMITS, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(',') },
+});
+
 describe('IPv4 inside IPv6 through a server with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
-  const SCHEDULE_MS = [100, 200];
-  let server: TestServer;
-  let rx: Receiver;
+  const it = guarded;
 
-  beforeAll(async () => {
-    server = await startTestServer({
-      kind: 'postgres',
-      env: { ...NO_RATE_LIMITS, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(',') },
-    });
-    rx = await startReceiver();
-  });
-  afterAll(async () => {
-    await rx?.close();
-    await server?.stop();
-  });
-
-  it('refuses every loopback or private spelling on create and on PATCH (400 on url), and accepts a public IPv4 inside', async () => {
-    const api = client(server.url);
-    const ada = (await api.loginAs('ada')).token;
+  it('refuses every loopback or private spelling on create and on PATCH (400 on url), and accepts a public IPv4 inside', async ({ api, ada }) => {
     for (const url of EMBEDDED_LOOPBACK_URLS) {
       const reply = await api.post('/api/v1/webhooks', { url, events: ['user.created'] }, { token: ada });
       expectError(reply, 400, /^url: must not target a private, loopback or link-local address/, 'url');
@@ -188,9 +178,7 @@ describe('IPv4 inside IPv6 through a server with WEBHOOK_ALLOW_PRIVATE_TARGETS=f
     expect((await api.delete(`/api/v1/webhooks/${created.body.id}`, { token: ada })).status).toBe(204);
   });
 
-  it('refuses them at delivery too (an endpoint saved before the guard knew them), and the receiver gets nothing', async () => {
-    const api = client(server.url);
-    const ada = (await api.loginAs('ada')).token;
+  it('refuses them at delivery too (an endpoint saved before the guard knew them), and the receiver gets nothing', async ({ server, api, ada, rx }) => {
     // ::ffff:127.0.0.1 reaches the receiver on 127.0.0.1 if let through; the others name loopback too.
     const urls = [
       `http://[::ffff:127.0.0.1]:${rx.port}/hook`, `http://[::ffff:0:127.0.0.1]:${rx.port}/hook`,

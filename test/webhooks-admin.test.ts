@@ -3,10 +3,11 @@
 // the routes manage (a test ping is PENDING when queued; what the worker does next is not asserted).
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPluginOptions } from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError } from './support/assert.js';
-import { client, type Client, type Reply } from './support/http.js';
-import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { serverTest, serverTestOn } from './support/fixtures.js';
+import type { Client, Reply } from './support/http.js';
+import { DATABASES, sql, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import type { Delivery } from './support/receiver.js';
 // The client library's Webhook type, itself checked against the server's schema (test/client.test.ts).
@@ -49,19 +50,20 @@ function expectDelivery(value: unknown): Delivery {
   return d;
 }
 
+const overRest = serverTestOn({ env: NO_RATE_LIMITS });
+const privateTargetsRefused = serverTest({ env: { ...NO_RATE_LIMITS, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+const overGraphQL = serverTest({ env: NO_RATE_LIMITS });
+
 describe.each(DATABASES)('webhook routes on %s', (kind) => {
+  const it = overRest[kind];
+  // The fixture's server, client and tokens, for the helpers and tests below.
   let server: TestServer;
   let api: Client;
   let ada: string;
   let grace: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
-    grace = (await api.loginAs('grace')).token;
+  it.beforeAll(({ server: started, api: itsClient, ada: adaToken, grace: graceToken }) => {
+    [server, api, ada, grace] = [started, itsClient, adaToken, graceToken];
   });
-  afterAll(() => server?.stop());
 
   async function create(body: Record<string, unknown> = {}): Promise<Endpoint & { secret: string }> {
     const reply = await api.post('/api/v1/webhooks', { url: TARGET, events: ['lesson.published'], ...body }, { token: ada });
@@ -498,16 +500,7 @@ describe.each(DATABASES)('webhook routes on %s', (kind) => {
 });
 
 describe('webhook targets with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
-  let server: TestServer;
-  let api: Client;
-  let ada: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
-  });
-  afterAll(() => server?.stop());
+  const it = privateTargetsRefused;
 
   const PRIVATE = [
     'http://127.0.0.1:9/x', 'http://localhost/x', 'http://LOCALHOST./x', 'http://api.localhost/x', 'http://10.0.0.1/',
@@ -517,7 +510,7 @@ describe('webhook targets with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
     'http://2130706433/', 'http://0x7f.1/',
   ];
 
-  it('refuses loopback, private, link-local and metadata targets with a 400 on url', async () => {
+  it('refuses loopback, private, link-local and metadata targets with a 400 on url', async ({ api, ada }) => {
     for (const url of PRIVATE) {
       const reply = await api.post('/api/v1/webhooks', { url, events: ['user.created'] }, { token: ada });
       expectError(reply, 400, /^url: must not target a private, loopback or link-local address/, 'url');
@@ -525,7 +518,7 @@ describe('webhook targets with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
     expect((await api.get('/api/v1/webhooks', { token: ada })).body.items).toEqual([]);
   });
 
-  it('refuses them on PATCH too, and accepts a public address', async () => {
+  it('refuses them on PATCH too, and accepts a public address', async ({ api, ada }) => {
     const created = await api.post('/api/v1/webhooks', { url: 'https://93.184.215.14/hook', events: ['user.created'] }, { token: ada });
     expect(created.status, created.text).toBe(201);
     for (const url of ['http://127.0.0.1:9/x', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data']) {
@@ -534,7 +527,7 @@ describe('webhook targets with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
     expect((await api.get(`/api/v1/webhooks/${created.body.id}`, { token: ada })).body.url).toBe('https://93.184.215.14/hook');
   });
 
-  it('refuses them over GraphQL as BAD_USER_INPUT', async () => {
+  it('refuses them over GraphQL as BAD_USER_INPUT', async ({ api, ada }) => {
     const reply = await api.graphql(
       'mutation ($input: CreateWebhookInput!) { createWebhook(input: $input) { id } }',
       { input: { url: 'http://169.254.169.254/', events: ['user.created'] } },
@@ -547,18 +540,14 @@ describe('webhook targets with WEBHOOK_ALLOW_PRIVATE_TARGETS=false', () => {
 });
 
 describe('webhook management over GraphQL', () => {
-  let server: TestServer;
+  const it = overGraphQL;
+  // The fixture's client and tokens, for the helpers and tests below.
   let api: Client;
   let ada: string;
   let grace: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({ env: NO_RATE_LIMITS });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
-    grace = (await api.loginAs('grace')).token;
+  it.beforeAll(({ api: itsClient, ada: adaToken, grace: graceToken }) => {
+    [api, ada, grace] = [itsClient, adaToken, graceToken];
   });
-  afterAll(() => server?.stop());
 
   const FIELDS = 'id url events description enabled disabledReason lastSuccessAt failingSince createdAt updatedAt';
   const DELIVERY = 'id eventId event status attempts { at statusCode durationMs error } nextAttemptAt createdAt';

@@ -2,24 +2,24 @@
 // `enabled`, and PATCHes racing the endpoint's DELETE. Every PATCH reads the endpoint's current
 // state to decide what `enabled` changes, so that read must see the row as its update will find
 // it (locked), or a PATCH answers 200 with another request's state, or 500 when the row is gone.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, type Reply } from './support/http.js';
-import { DATABASES, startTestServer, type TestServer } from './support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTestOn } from './support/fixtures.js';
+import type { Client, Reply } from './support/http.js';
+import { DATABASES } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 
 const TARGET = 'http://127.0.0.1:9/hook';
 
+const tests = serverTestOn({ env: NO_RATE_LIMITS });
+
 describe.each(DATABASES)('concurrent changes of one webhook endpoint on %s', (kind) => {
-  let server: TestServer;
+  const it = tests[kind];
+  // The fixture's client and ADMIN token, for the helper and tests below.
   let api: Client;
   let ada: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: NO_RATE_LIMITS });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
+  it.beforeAll(({ api: itsClient, ada: adaToken }) => {
+    [api, ada] = [itsClient, adaToken];
   });
-  afterAll(() => server?.stop());
 
   const create = async () => {
     const reply = await api.post('/api/v1/webhooks', { url: TARGET, events: ['lesson.published'] }, { token: ada });

@@ -70,6 +70,7 @@ function adminOf(server: () => TestServer) {
   return self;
 }
 
+// Servers of their own in both describes: their tests restart them, which a fixture's server cannot be.
 describe.each(DATABASES)('endpoint health on %s', (kind) => {
   let failing: TestServer;
   let steady: TestServer;

@@ -3,12 +3,13 @@
 // committed through the API. The healthy endpoint must not notice its neighbour.
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { newId } from '../src/ids.js';
-import { client, type Client } from './support/http.js';
+import { serverTestOn } from './support/fixtures.js';
+import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver } from './support/receiver.js';
-import { DATABASES, startTestServer, type TestServer } from './support/server.js';
+import { DATABASES } from './support/server.js';
 import { sleep, waitFor as waitUntil } from './support/wait.js';
 
 /**
@@ -71,20 +72,19 @@ async function silent(): Promise<{ url: string; open: () => number; maxOpen: () 
   };
 }
 
+const tests = serverTestOn({ env: { ...NO_RATE_LIMITS, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
+
 describe.each(DATABASES)('webhook endpoint isolation on %s', (kind) => {
-  let server: TestServer;
+  const it = tests[kind];
+  // The fixture's client and ADMIN token, for the helpers below.
   let api: Client;
   let ada: string;
   const cleanups: (() => Promise<unknown>)[] = [];
-
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: { ...NO_RATE_LIMITS, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
+  it.beforeAll(({ api: itsClient, ada: adaToken }) => {
+    [api, ada] = [itsClient, adaToken];
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-    await server?.stop();
   });
 
   async function endpoint(url: string): Promise<string> {

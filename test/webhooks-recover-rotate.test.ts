@@ -5,6 +5,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/assert.js';
+import { serverTest, serverTestOn } from './support/fixtures.js';
 import { client, type Client } from './support/http.js';
 import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
@@ -77,7 +78,12 @@ function adminApi(api: Client, token: string) {
   };
 }
 
+const overRest = serverTestOn({ env: ENV });
+const overGraphQL = serverTest({ env: ENV });
+
 describe.each(DATABASES)('recover and rotate-secret on %s', (kind) => {
+  const it = overRest[kind];
+  // The fixture's server, client and tokens, for the helpers and tests below.
   let server: TestServer;
   let api: Client;
   let ada: string;
@@ -85,16 +91,12 @@ describe.each(DATABASES)('recover and rotate-secret on %s', (kind) => {
   let admin: ReturnType<typeof adminApi>;
   const receivers: Receiver[] = [];
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: ENV });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
-    grace = (await api.loginAs('grace')).token;
+  it.beforeAll(({ server: started, api: itsClient, ada: adaToken, grace: graceToken }) => {
+    [server, api, ada, grace] = [started, itsClient, adaToken, graceToken];
     admin = adminApi(api, ada);
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     for (const r of receivers) await r.close();
-    await server?.stop();
   });
 
   async function receiver(status = 200): Promise<Receiver> {
@@ -345,25 +347,20 @@ describe.each(DATABASES)('recover and rotate-secret on %s', (kind) => {
 });
 
 describe('recoverWebhook and rotateWebhookSecret over GraphQL', () => {
-  let server: TestServer;
+  const it = overGraphQL;
+  // The fixture's client and tokens, and a receiver, for the helpers and tests below.
   let api: Client;
   let ada: string;
   let grace: string;
   let admin: ReturnType<typeof adminApi>;
   let rx: Receiver;
 
-  beforeAll(async () => {
-    server = await startTestServer({ env: ENV });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
-    grace = (await api.loginAs('grace')).token;
+  it.beforeAll(async ({ api: itsClient, ada: adaToken, grace: graceToken }) => {
+    [api, ada, grace] = [itsClient, adaToken, graceToken];
     admin = adminApi(api, ada);
     rx = await startReceiver(500);
   });
-  afterAll(async () => {
-    await rx?.close();
-    await server?.stop();
-  });
+  it.afterAll(() => rx?.close());
 
   const RECOVER = 'mutation ($id: ID!, $since: DateTime!) { recoverWebhook(id: $id, since: $since) { count } }';
   const ROTATE = 'mutation ($id: ID!) { rotateWebhookSecret(id: $id) { secret } }';
@@ -467,6 +464,7 @@ describe('recoverWebhook and rotateWebhookSecret over GraphQL', () => {
   });
 });
 
+// A server of its own: the test restarts it, which a fixture's server cannot be.
 describe.each(DATABASES)('recover and rotation across a restart on %s', (kind) => {
   let server: TestServer;
   let rx: Receiver;

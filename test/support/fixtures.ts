@@ -3,6 +3,7 @@
 // stopped after its last: starting one per test would multiply the suite's time.
 import { test as base } from 'vitest';
 import { client } from './http.js';
+import { startReceiver } from './receiver.js';
 import { DATABASES, startTestServer, type DatabaseKind, type TestServerOptions } from './server.js';
 
 /**
@@ -32,6 +33,20 @@ export function serverTest(options: TestServerOptions = {}) {
 }
 
 export type ServerTest = ReturnType<typeof serverTest>;
+
+/**
+ * A `serverTest` whose context also has `rx`: a webhook receiver on 127.0.0.1 answering 200,
+ * started when a test first asks for it and closed after the file's last test. Call it at the top level.
+ */
+export function serverAndReceiverTest(options: TestServerOptions = {}) {
+  return serverTest(options)
+    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its destructured first argument
+    .extend('rx', { scope: 'file' }, async ({}, { onCleanup }) => {
+      const rx = await startReceiver();
+      onCleanup(() => rx.close());
+      return rx;
+    });
+}
 
 /**
  * One `serverTest` per database, for `describe.each(DATABASES)`: `const tests = serverTestOn(...)`
