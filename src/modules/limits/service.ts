@@ -32,8 +32,12 @@ export function createLimitService({ config, limits, log }: { config: Pick<Confi
    * A failing store (Redis unreachable) lets requests through, without limit headers, rather
    * than take the whole API down with it: null, and the failure is logged.
    */
-  function hit(key: string, limit: number, window: number): Promise<Decision | null> {
-    return limits.hit(key, limit, window).catch(storeFailed);
+  async function hit(key: string, limit: number, window: number): Promise<Decision | null> {
+    try {
+      return await limits.hit(key, limit, window);
+    } catch (error) {
+      return storeFailed(error);
+    }
   }
 
   function storeFailed(error: unknown): null {
