@@ -4,24 +4,14 @@
 // Plain JavaScript on purpose: it must run before anything is compiled.
 /* global URL, console, process -- Node globals (the lint config knows only TypeScript's) */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newest } from './lib/newest.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'dist/main.js');
 
-/** The newest modification time under `path` (0 when it does not exist). */
-function newest(path) {
-  let stat;
-  try {
-    stat = statSync(path);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
-}
 
 const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'tsconfig.json')), newest(join(root, 'tsconfig.build.json')));
 if (newest(built) === 0 || newest(join(root, 'dist/.tsbuildinfo')) < sources) {

@@ -5,25 +5,15 @@
 // are applied at start as on any database.
 /* global URL, console, process -- Node globals (the lint config knows only TypeScript's) */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newest } from './lib/newest.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const template = join(root, 'dist/pglite-template');
 
-/** The newest modification time under `path` (0 when it does not exist). */
-function newest(path) {
-  let stat;
-  try {
-    stat = statSync(path);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
-}
 
 const migrations = Math.max(newest(join(root, 'prisma/migrations')), newest(join(root, 'dist/db/migrate-child.js')));
 let built = 0;

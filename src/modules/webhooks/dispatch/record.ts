@@ -20,8 +20,8 @@ const FAILING_SINCE = `CASE WHEN e."failingSince" IS NOT NULL AND (${LAST_SUCCES
        ELSE ${FIRST_FAILURE_AFTER_SUCCESS} END`;
 const FAILING_TOO_LONG = `(${FAILING_SINCE}) < now() - $11::float8 * interval '1 millisecond'`;
 
-// One statement for a batch. The attempt is recorded whatever became of its delivery (it was
-// made); the delivery's state only if it is still under our lease. Each endpoint is updated once,
+// One statement for a batch. The attempt is recorded whatever became of its delivery (it
+// happened); the delivery's state only if it is still under our lease. Each endpoint is updated once,
 // locked first in id order (`locked`), the order other instances' batches and the housekeeping use:
 // an UPDATE alone locks in its plan's order, and two batches then deadlock. FOR NO KEY UPDATE is the
 // UPDATE's own lock; it does not conflict with the relay fan-out's foreign-key FOR KEY SHARE.
