@@ -3,7 +3,7 @@ import { notFound } from './errors.js';
 
 const next = monotonicFactory();
 
-export type IdPrefix = 'usr' | 'les' | 'doc' | 'ses' | 'rt' | 'evt' | 'whk' | 'dlv' | 'key';
+export type IdPrefix = 'usr' | 'les' | 'crs' | 'doc' | 'ses' | 'rt' | 'evt' | 'whk' | 'dlv' | 'key';
 
 /** Stripe-style identifiers: a type prefix and a ULID, so they sort by creation time. */
 export function newId(prefix: IdPrefix): string {

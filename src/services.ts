@@ -14,6 +14,8 @@ import { createWrite, type Write } from './modules/events/write.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createIdempotencyStore } from './modules/idempotency/store.js';
 import { createLessonService } from './modules/lessons/service.js';
+import { createCourseService } from './modules/courses/service.js';
+import { createEnrollmentService } from './modules/enrollments/service.js';
 import type { RateLimitStore } from './modules/limits/index.js';
 import { createLimitService } from './modules/limits/service.js';
 import { createUserService } from './modules/users/service.js';
@@ -46,6 +48,8 @@ export function createServices(serviceDeps: ServiceDeps) {
     auth: createAuthService({ ...deps, credentials }),
     users: createUserService(deps),
     lessons: createLessonService(deps),
+    courses: createCourseService(deps),
+    enrollments: createEnrollmentService(deps),
     docs: createDocsService(deps),
     analytics: createAnalyticsService(deps),
     webhooks: createWebhookService(deps),

@@ -5,6 +5,8 @@ import { authRoutes } from '../modules/auth/rest.js';
 import { docsRoutes } from '../modules/docs/rest.js';
 import { eventRoutes } from '../modules/events/rest.js';
 import { lessonRoutes } from '../modules/lessons/rest.js';
+import { courseRoutes } from '../modules/courses/rest.js';
+import { enrollmentRoutes } from '../modules/enrollments/rest.js';
 import { userRoutes } from '../modules/users/rest.js';
 import { webhookRoutes } from '../modules/webhooks/rest.js';
 import { openApiDocument } from './openapi.js';
@@ -22,5 +24,5 @@ const openApiRoute = defineRoute({
 
 /** Every REST route of the service, in the order the OpenAPI document lists them. */
 export const apiRoutes: RouteDefinition[] = [
-  ...authRoutes, ...userRoutes, ...lessonRoutes, ...docsRoutes, ...analyticsRoutes, ...webhookRoutes, ...apiKeyRoutes, ...eventRoutes, openApiRoute,
+  ...authRoutes, ...userRoutes, ...lessonRoutes, ...courseRoutes, ...enrollmentRoutes, ...docsRoutes, ...analyticsRoutes, ...webhookRoutes, ...apiKeyRoutes, ...eventRoutes, openApiRoute,
 ];

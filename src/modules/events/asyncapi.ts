@@ -23,14 +23,14 @@ const webhookHeaders: JsonSchema = {
 const ref = ($ref: string) => ({ $ref });
 
 /** The fields of `Event` the channel's documented selection asks for, beside the payload's. */
-const EVENT_FIELDS = ['id', 'event', 'timestamp', 'lessonId', 'userId', 'path'] as const;
+const EVENT_FIELDS = ['id', 'event', 'timestamp', 'lessonId', 'userId', 'path', 'courseId'] as const;
 
 /**
  * What a subscriber receives for one event: not the webhook body but a GraphQL execution result,
  * `{data: {events: {...}}}`, whose `events` holds the event's `id` (its `webhook-id`) and the fields
  * of its payload (the catalogue's schemas, as they are), and null for the fields of other event
  * types. Written for the selection the channel's description gives
- * (`{ id event timestamp lessonId userId path }`); a client that selects fewer gets fewer.
+ * (`{ id event timestamp lessonId userId path courseId }`); a client that selects fewer gets fewer.
  */
 export function subscriptionPayload(e: EventTypeEntry): JsonSchema {
   const payload = asyncApiPayload(e.schema) as { properties: Record<string, JsonSchema>; required?: string[] };
@@ -147,7 +147,7 @@ export function asyncApiDocument(): JsonSchema {
         address: '/graphql',
         title: 'Subscription.events',
         description:
-          'subscription { events(types: [String!], after: ID) { id event timestamp lessonId userId path } } for any authenticated caller. ' +
+          'subscription { events(types: [String!], after: ID) { id event timestamp lessonId userId path courseId } } for any authenticated caller. ' +
           'Each event arrives as `data.events` of a GraphQL result: its `id` (the `webhook-id` of its webhooks) and the fields of its payload ' +
           '(the fields of other event types, if selected, are null). `after` replays the stored events newer than that id before going live. ' +
           'A subscriber more than SUBSCRIPTION_BUFFER events behind is ended with an error of code SUBSCRIBER_TOO_SLOW naming the last id it was sent.',

@@ -5,7 +5,10 @@
 import { z } from 'zod';
 
 /** Every event name, in the order the catalogue lists them. */
-export const EVENT_NAMES = ['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit'] as const;
+export const EVENT_NAMES = [
+  'user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit',
+  'course.published', 'course.updated', 'enrollment.created', 'lesson.completed', 'course.completed',
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The ping `POST /api/v1/webhooks/{id}/test` sends: webhooks only, never subscriptions or the event list. */
@@ -13,10 +16,11 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 const timestamp = z.iso.datetime({ precision: 3 }).describe('When the event happened: ISO 8601 UTC with milliseconds and Z');
 /** Ids are a type prefix and a lower-case ULID (src/ids.ts). */
-const idOf = (prefix: 'usr' | 'les', what: string) =>
+const idOf = (prefix: 'usr' | 'les' | 'crs', what: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${what} id`).describe(`The ${what} id (\`${prefix}_…\`)`);
 const userId = idOf('usr', 'user');
 const lessonId = idOf('les', 'lesson');
+const courseId = idOf('crs', 'course');
 // As POST /api/analytics/views accepts it (modules/analytics/service.ts).
 const path = z.string().min(1).max(2048).regex(/^\//).describe('The page path that was viewed, e.g. /docs/lessons');
 
@@ -30,6 +34,11 @@ export const eventPayloads = {
   'lesson.published': payload('lesson.published', { lessonId }, 'A draft lesson was published (POST /api/v1/lessons/publish, Mutation.publishLesson).'),
   'lesson.updated': payload('lesson.updated', { lessonId }, 'A lesson was changed (PATCH /api/v1/lessons, Mutation.updateLesson).'),
   'analytics.hit': payload('analytics.hit', { path }, 'A page view was recorded (POST /api/analytics/views, Mutation.recordPageView).'),
+  'course.published': payload('course.published', { courseId }, 'A draft course was published (POST /api/v1/courses/{id}/publish, Mutation.publishCourse).'),
+  'course.updated': payload('course.updated', { courseId }, 'A published course was changed: its title, summary or lessons (PATCH /api/v1/courses/{id}, PUT /api/v1/courses/{id}/lessons, Mutation.updateCourse, Mutation.setCourseLessons).'),
+  'enrollment.created': payload('enrollment.created', { courseId, userId }, 'A learner enrolled in a course for the first time (PUT /api/v1/courses/{id}/enrollment, Mutation.enroll). Seen by ADMINs and that learner.'),
+  'lesson.completed': payload('lesson.completed', { lessonId, userId }, 'A learner completed a lesson for the first time (POST /api/v1/lessons/complete, Mutation.completeLesson). Seen by ADMINs and that learner.'),
+  'course.completed': payload('course.completed', { courseId, userId }, 'A learner enrolled in a course completed its last lesson; once per learner and course, ever. Seen by ADMINs and that learner.'),
 } as const satisfies Record<EventName, z.ZodType>;
 
 /** The `webhook.test` ping's payload. */

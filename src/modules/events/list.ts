@@ -60,6 +60,11 @@ export const eventListItem = z.discriminatedUnion('event', [
   eventPayloads['lesson.published'].extend(withId),
   eventPayloads['lesson.updated'].extend(withId),
   eventPayloads['analytics.hit'].extend(withId),
+  eventPayloads['course.published'].extend(withId),
+  eventPayloads['course.updated'].extend(withId),
+  eventPayloads['enrollment.created'].extend(withId),
+  eventPayloads['lesson.completed'].extend(withId),
+  eventPayloads['course.completed'].extend(withId),
 ]);
 // Every event name has its member above (a compile error otherwise).
 const everyEventListed: Exclude<EventName, z.output<typeof eventListItem>['event']> extends never ? true : never = true;

@@ -5,20 +5,17 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 
 import { EVERYONE, type Audience } from './audience.js';
-import { EVENT_NAMES } from './catalog.js';
+import { EVENT_NAMES, type EventPayloadOf } from './catalog.js';
 
 /** The event names: defined once, with their payload schemas, in catalog.ts. */
 export const EVENT_TYPES = EVENT_NAMES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-type Subject = { lessonId: string } | { userId: string } | { path: string };
-export type EventData<T extends EventType> = T extends 'lesson.published' | 'lesson.updated'
-  ? { lessonId: string }
-  : T extends 'user.created' | 'user.updated'
-    ? { userId: string }
-    : { path: string };
+/** What each event names besides its name and time: the catalogue's payload without those two. */
+export type EventData<T extends EventType> = Omit<EventPayloadOf<T>, 'event' | 'timestamp'>;
 
-export type EventPayload = { event: EventType; timestamp: string } & Subject;
+/** Any event's payload, as it is stored and sent. */
+export type EventPayload = { [T in EventType]: EventPayloadOf<T> }[EventType];
 
 /**
  * Told of events once the transaction that recorded them has committed, before the change is
@@ -37,7 +34,7 @@ export interface RecordedEvent {
 /** A new event: its id, and the payload every subscriber and receiver gets, stamped now. */
 export function newEvent<T extends EventType>(type: T, data: EventData<T>): RecordedEvent & { createdAt: Date } {
   const createdAt = new Date();
-  return { id: newId('evt'), payload: { event: type, timestamp: createdAt.toISOString(), ...data } as EventPayload, createdAt };
+  return { id: newId('evt'), payload: { event: type, timestamp: createdAt.toISOString(), ...data } as EventPayloadOf<T> as EventPayload, createdAt };
 }
 
 /**
@@ -45,7 +42,7 @@ export function newEvent<T extends EventType>(type: T, data: EventData<T>): Reco
  * Every other name's recording service must say who sees it, as it knows at the time of the change
  * (a lesson still a draft, an event about one learner), so a new event name cannot leak by default.
  */
-export type AlwaysPublic = 'user.created' | 'user.updated' | 'lesson.published' | 'analytics.hit';
+export type AlwaysPublic = 'user.created' | 'user.updated' | 'lesson.published' | 'analytics.hit' | 'course.published' | 'course.updated';
 
 /** Who sees an event: optional for the always-public names, required for every other. */
 export type AudienceArg<T extends EventType> = T extends AlwaysPublic ? [audience?: Audience] : [audience: Audience];

@@ -4,7 +4,7 @@ import { forwardConnection, pageCost } from '../../graphql/connection.js';
 import type { PositionedEvent } from './bus.js';
 import { DEFAULT_EVENT_PAGE, MAX_EVENT_PAGE, parseEventList, unknownEvent } from './inputs.js';
 
-const field = (e: PositionedEvent, key: 'lessonId' | 'userId' | 'path') =>
+const field = (e: PositionedEvent, key: 'lessonId' | 'userId' | 'path' | 'courseId') =>
   key in e.payload ? (e.payload as Record<string, string>)[key]! : null;
 
 const Event = builder.objectRef<PositionedEvent>('Event').implement({
@@ -16,6 +16,7 @@ const Event = builder.objectRef<PositionedEvent>('Event').implement({
     lessonId: t.id({ nullable: true, resolve: (e) => field(e, 'lessonId') }),
     userId: t.id({ nullable: true, resolve: (e) => field(e, 'userId') }),
     path: t.string({ nullable: true, resolve: (e) => field(e, 'path') }),
+    courseId: t.id({ nullable: true, resolve: (e) => field(e, 'courseId') }),
   }),
 });
 

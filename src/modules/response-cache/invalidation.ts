@@ -8,8 +8,9 @@ import type { Entity } from './store.js';
 
 /** The cached entities an event names: what its change may have made stale. */
 export function entitiesOf(event: EventPayload): Entity[] {
-  if (event.event === 'user.updated' && 'userId' in event) return [{ typename: 'User', id: event.userId }];
-  if ((event.event === 'lesson.published' || event.event === 'lesson.updated') && 'lessonId' in event) return [{ typename: 'Lesson', id: event.lessonId }];
+  if (event.event === 'user.updated') return [{ typename: 'User', id: event.userId }];
+  if (event.event === 'lesson.published' || event.event === 'lesson.updated') return [{ typename: 'Lesson', id: event.lessonId }];
+  if (event.event === 'course.published' || event.event === 'course.updated') return [{ typename: 'Course', id: event.courseId }];
   return [];
 }
 

@@ -1,0 +1,2 @@
+// The courses' REST routes.
+export const courseRoutes = [];

@@ -1,0 +1,1 @@
+// The courses' GraphQL types, queries and mutations.

@@ -1,0 +1,2 @@
+// The enrollments' REST routes.
+export const enrollmentRoutes = [];

@@ -1,0 +1,1 @@
+// Enrollments and completions in the graph.
