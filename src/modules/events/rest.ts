@@ -5,7 +5,7 @@ import { defineRoute } from '../../http/route.js';
 import { asyncApiDocument } from './asyncapi.js';
 import { EVENT_NAMES } from './catalog.js';
 import { MAX_EVENT_PAGE, parseEventList, unknownEvent } from './inputs.js';
-import { eventListPage, eventTypeList, toEventListItem } from './list.js';
+import { eventListPage, eventTypeList, toEventListItem } from './views.js';
 
 const listQuery = z.object({
   types: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').optional()
