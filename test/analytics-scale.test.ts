@@ -36,7 +36,11 @@ async function openStore(kind: DatabaseKind, dataDir: string, databaseUrl: strin
   return { query: async <T>(text: string, params: unknown[] = []) => (await lite.query<T>(text, params)).rows, close: () => lite.close() };
 }
 
-/** One database of either kind, and the service on it (stopped and started again around direct access on PGlite). */
+/**
+ * One database of either kind, and the service on it (stopped and started again around direct
+ * access on PGlite). Bespoke rather than a fixture: the server is stopped and started mid-test, and
+ * the database starts empty or at an older schema, not as the suite's migrated template.
+ */
 function deployment(kind: DatabaseKind) {
   const d = {} as { dataDir: string; url?: string; drop?: () => Promise<void>; server: TestServer; api: Client };
   const start = async () => {

@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as pkg from 'learnstream';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   ConflictError,
@@ -30,11 +30,11 @@ import {
   type StoredEvent,
 } from '../src/client/index.js';
 import { serverTest } from './support/fixtures.js';
-import { client, type Client } from './support/http.js';
+import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver, type Hit } from './support/receiver.js';
 import { passRefreshGrace } from './support/refresh-grace.js';
-import { PG_ADMIN_URL, startTestServer, type TestServer } from './support/server.js';
+import { PG_ADMIN_URL, type TestServer } from './support/server.js';
 import { freePort, sleep, waitFor } from './support/wait.js';
 
 /** How long to wait for something that should happen (a deadline, not a measurement). */
@@ -166,6 +166,8 @@ const realServer = serverTest({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE
 const WINDOW_S = 2;
 const limited = serverTest({ env: { RATE_LIMIT_FREE: '3', RATE_LIMIT_WINDOW_S: String(WINDOW_S) } });
 const outage = serverTest({ kind: 'postgres', env: NO_RATE_LIMITS });
+// A fixed port, so the restarted server is where the client expects it.
+const restarting = serverTest({ env: { ...NO_RATE_LIMITS, PORT: String(await freePort()) } });
 
 describe('the client library as a package', () => {
   it("is this repository's `learnstream` entry (the published package, @learnstream/client, is tested in client-package.test.ts)", () => {
@@ -810,19 +812,12 @@ describe('LearningClient against the real server', () => {
 });
 
 describe('events() across a server restart', () => {
-  let server: TestServer;
+  const it = restarting;
 
-  beforeAll(async () => {
-    // A fixed port, so the restarted server is where the client expects it.
-    server = await startTestServer({ env: { ...NO_RATE_LIMITS, PORT: String(await freePort()) } });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  it('reconnects to the restarted server after the last event it saw: nothing missed, nothing twice', { timeout: 120_000 }, async () => {
-    const api = client(server.url);
-    const key = ((await api.post('/api/v1/api-keys', { name: 'restart' }, { token: (await api.loginAs('alan')).token })).body as CreatedApiKey).key;
+  it('reconnects to the restarted server after the last event it saw: nothing missed, nothing twice', { timeout: 120_000 }, async ({ server: started, api, alan: alanToken }) => {
+    // Restarted below: the fixture's clean-up stops the restarted server.
+    let server = started;
+    const key = ((await api.post('/api/v1/api-keys', { name: 'restart' }, { token: alanToken })).body as CreatedApiKey).key;
     const net = streamControl();
     const alan = new LearningClient({ baseUrl: server.url, apiKey: key, fetch: net.fetch });
     const prefix = unique('client-restart');

@@ -12,15 +12,15 @@
 // Screenshots go to test-results/ (git-ignored), also when a test fails.
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { verifyWebhook } from '../src/client/index.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
-import { launchChromium, watchPage } from './support/browser.js';
-import { ensureConsoleBuilt } from './support/console-build.js';
-import { client, type Client } from './support/http.js';
+import { watchPage } from './support/browser.js';
+import { browserTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { startReceiver, type Receiver } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { Receiver } from './support/receiver.js';
+import type { TestServer } from './support/server.js';
 
 const ARTIFACTS = 'test-results';
 /** How long the UI may take to show what the server did (a delivery, an event) on a busy 2-core machine. */
@@ -29,6 +29,9 @@ const STORAGE_KEY = 'learnstream.console.session';
 
 const account = (who: string) => DEMO_ACCOUNTS.find((a) => a.email.startsWith(who))!;
 
+// A webhook receiver on loopback (allowed outside production: WEBHOOK_ALLOW_PRIVATE_TARGETS).
+const it = browserTest({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1s,2s', WEBHOOK_TIMEOUT_MS: '5000' } }, { withConsole: true, respond: () => 204 });
+
 let server: TestServer;
 let api: Client;
 let browser: Browser;
@@ -36,20 +39,13 @@ let origin: string;
 let receiver: Receiver;
 let receiverUrl: string;
 
-beforeAll(async () => {
-  await ensureConsoleBuilt();
-  server = await startTestServer({ env: { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: '1s,2s', WEBHOOK_TIMEOUT_MS: '5000' } });
-  api = client(server.url);
+it.beforeAll(({ server: started, api: itsClient, browser: launched, rx }) => {
+  server = started;
+  api = itsClient;
+  browser = launched;
   origin = new URL(server.url).origin;
-  // A webhook receiver on loopback (allowed outside production: WEBHOOK_ALLOW_PRIVATE_TARGETS).
-  receiver = await startReceiver(() => 204);
+  receiver = rx;
   receiverUrl = new URL('/hooks/learnstream', receiver.url).toString();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await server?.stop();
 });
 
 async function screenshot(page: Page, name: string, fullPage = false) {

@@ -6,23 +6,20 @@
 // came back for the new event, which was minutes old. The poll, or the client library's reconnect,
 // then got 400 / BAD_USER_INPUT "unknown or expired event id" and could not reach an event well
 // within retention. An event now goes only once a later event of its name is past retention too.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
+import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import { sql } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
-describe('retention keeps the after of a client that has seen everything when the next event comes', () => {
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: { ...NO_RATE_LIMITS, EVENT_RETENTION_DAYS: '1' } });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
+const it = serverTest({ kind: 'postgres', env: { ...NO_RATE_LIMITS, EVENT_RETENTION_DAYS: '1' } });
 
-  it('a poller of a rare name gets the new event of that name after its cursor went past retention', async () => {
-    const ada = (await api.loginAs('ada')).token;
+describe('retention keeps the after of a client that has seen everything when the next event comes', () => {
+  it('a poller of a rare name gets the new event of that name after its cursor went past retention', async ({ server: started, api: itsClient, ada }) => {
+    // Restarted below: the fixture's clean-up stops the restarted server.
+    let server = started;
+    let api = itsClient;
     const lessons = await api.get('/api/v1/lessons?limit=1', { token: ada });
     const lessonId = lessons.body.items[0].id as string;
     const update = (title: string) => api.patch(`/api/v1/lessons?id=${lessonId}`, { title }, { token: ada });

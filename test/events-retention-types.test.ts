@@ -6,25 +6,22 @@
 // reconnect after a dropped connection, got 400 / BAD_USER_INPUT "unknown or expired event id"
 // although the client had missed nothing. The newest event of each name is kept, as the newest
 // event of all already was; older events of the same name still expire.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from './support/http.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from './support/fixtures.js';
+import { client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
+import { sql } from './support/server.js';
 import { waitFor } from './support/wait.js';
 
 const SUBSCRIPTION = `subscription($types: [String!], $after: ID) { events(types: $types, after: $after) { id event } }`;
 
-describe('retention keeps the after of a client filtering by types', () => {
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: { ...NO_RATE_LIMITS, EVENT_RETENTION_DAYS: '1' } });
-    api = client(server.url);
-  });
-  afterAll(() => server?.stop());
+const it = serverTest({ kind: 'postgres', env: { ...NO_RATE_LIMITS, EVENT_RETENTION_DAYS: '1' } });
 
-  it('a poller of a rare name that has seen everything keeps polling after a week of other events', async () => {
-    const ada = (await api.loginAs('ada')).token;
+describe('retention keeps the after of a client filtering by types', () => {
+  it('a poller of a rare name that has seen everything keeps polling after a week of other events', async ({ server: started, api: itsClient, ada }) => {
+    // Restarted below: the fixture's clean-up stops the restarted server.
+    let server = started;
+    let api = itsClient;
     const lessons = await api.get('/api/v1/lessons?limit=1', { token: ada });
     const lessonId = lessons.body.items[0].id as string;
     const update = (title: string) => api.patch(`/api/v1/lessons?id=${lessonId}`, { title }, { token: ada });

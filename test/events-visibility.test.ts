@@ -18,12 +18,12 @@ import { openDatabase } from '../src/db/open-database.js';
 import { newId } from '../src/ids.js';
 import { createEventBus } from '../src/modules/events/bus/create-event-bus.js';
 import { createEventService, SubscriberTooSlow } from '../src/modules/events/service.js';
-import { serverTest, serverTestOn } from './support/fixtures.js';
+import { serverTest, serverTestOn, startForDescribe } from './support/fixtures.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { TEST_REDIS_URL } from './support/process.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
-import { instancesForSuite, sql, startTestServer, type TestServer } from './support/server.js';
+import { instancesForSuite, sql, type TestServer } from './support/server.js';
 import { eventsSink, type Received } from './support/subscription-sink.js';
 import { sleep, waitFor } from './support/wait.js';
 
@@ -126,6 +126,7 @@ async function goLive(api: Client, subs: Sub[]): Promise<void> {
 
 const tests = serverTestOn({ env: NO_RATE_LIMITS });
 const onPostgres = serverTest({ kind: 'postgres', env: NO_RATE_LIMITS });
+const retaining = serverTest({ kind: 'postgres', env: { ...NO_RATE_LIMITS, EVENT_RETENTION_DAYS: '1' } }, { per: 'describe' });
 
 describe.each(['pglite', 'postgres'] as const)('who sees which event, on %s', (kind) => {
   const it = tests[kind];
@@ -337,16 +338,13 @@ describe('events recorded before audiences existed (the migration\'s backfill), 
 });
 
 describe('retention keeps the cursor of a MEMBER who saw everything, when only hidden events followed it (PostgreSQL)', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: { ...NO_RATE_LIMITS, EVENT_RETENTION_DAYS: '1' } });
-  });
-  afterAll(() => server?.stop());
+  const it = retaining;
+  startForDescribe(it);
 
-  it('grace gets the fresh edit after her cursor although a later edit of a draft went past retention', async () => {
-    let api = client(server.url);
-    const ada = (await api.loginAs('ada')).token;
-    const grace = (await api.loginAs('grace')).token;
+  it('grace gets the fresh edit after her cursor although a later edit of a draft went past retention', async ({ server: started, api: itsClient, ada, grace }) => {
+    // Restarted below: the fixture's clean-up stops the restarted server.
+    let server = started;
+    let api = itsClient;
     const published = (await api.get('/api/v1/lessons?limit=1', { token: grace })).body.items[0].id as string;
     const draft = (await api.post('/api/v1/lessons', { title: 'Hidden', body: 'Draft.' }, { token: ada })).body.id as string;
     const edit = async (id: string, title: string) => expect((await api.patch(`/api/v1/lessons?id=${id}`, { title }, { token: ada })).status).toBe(200);

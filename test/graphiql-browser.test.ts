@@ -7,11 +7,10 @@
 // The screenshots (test-results/graphiql*.png, git-ignored) show what the browser showed, also
 // when the test fails.
 import { mkdir } from 'node:fs/promises';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { launchChromium, watchPage } from './support/browser.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { watchPage } from './support/browser.js';
+import { browserTest } from './support/fixtures.js';
 
 /** Debian's package (`apt-get install chromium`): `npx playwright install` cannot download here. */
 const ARTIFACTS = 'test-results';
@@ -19,21 +18,11 @@ const SCREENSHOT = `${ARTIFACTS}/graphiql.png`;
 /** The page is ~9 MB with everything inlined; Monaco then starts its workers. */
 const RENDER_TIMEOUT_MS = 30_000;
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const it = browserTest();
 
 describe('GraphiQL in a browser with no internet', () => {
-  it('renders its editor on the starter document, which works as it says; runs { docs { slug } } and shows the real slugs; every request stays on our origin, no console error', async () => {
-    const reply = await client(server.url).graphql('{ docs { slug } }');
+  it('renders its editor on the starter document, which works as it says; runs { docs { slug } } and shows the real slugs; every request stays on our origin, no console error', async ({ server, api, browser }) => {
+    const reply = await api.graphql('{ docs { slug } }');
     const slugs = (reply.body.data.docs as { slug: string }[]).map((d) => d.slug);
     expect(slugs.length).toBeGreaterThan(0);
     // API traffic carries the budget's headers (so their absence on the page below means something).

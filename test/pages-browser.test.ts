@@ -6,11 +6,11 @@
 // test-results/ (git-ignored), also when a test fails.
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { launchChromium, watchPage } from './support/browser.js';
-import { ensureConsoleBuilt } from './support/console-build.js';
+import { describe, expect } from 'vitest';
+import { watchPage } from './support/browser.js';
+import { browserTest } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import type { TestServer } from './support/server.js';
 
 /** Debian's package (`apt-get install chromium`): `npx playwright install` cannot download here. */
 const ARTIFACTS = 'test-results';
@@ -19,19 +19,18 @@ const RENDER_TIMEOUT_MS = 30_000;
 /** The operator console (test/console-browser.test.ts opens it for real). */
 const CONSOLE_PATH = '/console';
 
+const it = browserTest({}, { withConsole: true });
+
 let server: TestServer;
+let api: Client;
 let browser: Browser;
 let origin: string;
 
-beforeAll(async () => {
-  await ensureConsoleBuilt();
-  server = await startTestServer();
+it.beforeAll(({ server: started, api: itsClient, browser: launched }) => {
+  server = started;
+  api = itsClient;
+  browser = launched;
   origin = new URL(server.url).origin;
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** A page that records every request it makes and every problem it meets. */
@@ -145,7 +144,7 @@ describe('the API reference in a browser with no internet', () => {
   });
 
   it("opens every docs entry's url at a page holding its anchor, scrolled to it", async () => {
-    const docs = (await client(server.url).get('/api/content/docs')).body as { slug: string; url: string }[];
+    const docs = (await api.get('/api/content/docs')).body as { slug: string; url: string }[];
     expect(docs.length).toBeGreaterThanOrEqual(5);
     for (const { slug, url } of docs) {
       const { page, expectClean } = await watchedPage();

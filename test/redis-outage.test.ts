@@ -27,6 +27,8 @@ let a: TestServer;
 let b: TestServer;
 const toRedis = { a: tcpProxy(TEST_REDIS_URL), b: tcpProxy(TEST_REDIS_URL) };
 
+// Bespoke: each instance's REDIS_URL is its own proxy's, known only once the proxy listens, and the
+// proxies must outlive the servers (a fixture's server is stopped after the file's afterAll).
 beforeAll(async () => {
   a = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: await toRedis.a.listen() } });
   b = await startTestServer({ env: { ...NO_RATE_LIMITS, REDIS_URL: await toRedis.b.listen() }, reuse: { dataDir: a.config.dataDir, databaseUrl: a.databaseUrl } });

@@ -16,6 +16,8 @@ let proxy: PausableProxy;
 let server: TestServer;
 let api: Client;
 
+// Bespoke: REDIS_URL is the proxy's, known only once it listens, and the proxy must outlive the
+// server (a fixture's server is stopped after the file's afterAll).
 beforeAll(async () => {
   const redisUrl = new URL(TEST_REDIS_URL);
   proxy = await pausableProxy(Number(redisUrl.port || 6379));

@@ -2,25 +2,19 @@
 // each deployment's live stream has a Redis channel of its own.
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serversTest } from './support/fixtures.js';
 import { client } from './support/http.js';
-import { sql, startTestServer, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { TEST_REDIS_URL } from './support/process.js';
+import { sql } from './support/server.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const env = { REDIS_URL, ...NO_RATE_LIMITS };
+const env = { REDIS_URL: TEST_REDIS_URL, ...NO_RATE_LIMITS };
+const it = serversTest({ mine: { env }, other: { env } });
 
 describe('two deployments on one Redis', () => {
-  let mine: TestServer;
-  let other: TestServer;
-  beforeAll(async () => {
-    [mine, other] = await Promise.all([startTestServer({ env }), startTestServer({ env })]);
-  });
-  afterAll(async () => {
-    await Promise.all([mine?.stop(), other?.stop()]);
-  });
-
-  it("a subscriber hears only its own deployment's events", async () => {
+  it("a subscriber hears only its own deployment's events", async ({ servers }) => {
+    const { mine, other } = servers;
     const { token } = await client(mine.url).loginAs('grace');
     const ws = createClient({
       url: `${mine.url.replace('http', 'ws')}/graphql`,

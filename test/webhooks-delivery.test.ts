@@ -3,12 +3,13 @@
 // the database. Short retry schedules and timeouts come from the environment, as in production.
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { postOnce, PrivateTargetError } from '../src/modules/webhooks/http-post.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../src/modules/webhooks/retry-after.js';
-import { client, type Client } from './support/http.js';
-import { DATABASES, serverForSuite, sql, startTestServer, type TestServer } from './support/server.js';
+import { serverAndReceiverTest, serverTestOn, startForDescribe } from './support/fixtures.js';
+import type { Client } from './support/http.js';
+import { DATABASES, sql, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver, type Answer, type Delivery, type Hit, type Receiver } from './support/receiver.js';
 import { freePort, sleep, waitFor } from './support/wait.js';
@@ -18,20 +19,27 @@ const SCHEDULE_MS = [100, 200, 300];
 const TIMEOUT_MS = 1_000;
 const ENV = { ...NO_RATE_LIMITS, WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(','), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) };
 
+// Each describe's server runs only while it does: the timing-sensitive tests here (a receiver's
+// timeout, a retry's schedule) are not to share the machine with the file's other servers.
+const delivery = serverTestOn({ env: ENV }, { per: 'describe' });
+const refusing = serverAndReceiverTest({ kind: 'postgres', env: { ...ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } }, { per: 'describe' });
+const stranded = serverAndReceiverTest({ kind: 'postgres', env: ENV }, { per: 'describe' });
+
 describe.each(DATABASES)('webhook delivery on %s', (kind) => {
+  const it = delivery[kind];
   let server: TestServer;
   let api: Client;
   let ada: string;
   const cleanups: (() => Promise<unknown>)[] = [];
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: ENV });
-    api = client(server.url);
-    ada = (await api.loginAs('ada')).token;
+  startForDescribe(it);
+  it.beforeAll(({ server: started, api: itsClient, ada: adaToken }) => {
+    server = started;
+    api = itsClient;
+    ada = adaToken;
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-    await server?.stop();
   });
 
   async function receiver(respond?: (hit: Hit, n: number) => Answer, port?: number): Promise<Receiver> {
@@ -348,21 +356,10 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
 });
 
 describe('private targets refused at delivery time (WEBHOOK_ALLOW_PRIVATE_TARGETS=false)', () => {
-  let server: TestServer;
-  let rx: Receiver;
+  const it = refusing;
+  startForDescribe(it);
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: { ...ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
-    rx = await startReceiver();
-  });
-  afterAll(async () => {
-    await rx?.close();
-    await server?.stop();
-  });
-
-  it('an endpoint saved before (or around) the guard is still refused, and the receiver gets nothing', async () => {
-    const api = client(server.url);
-    const ada = (await api.loginAs('ada')).token;
+  it('an endpoint saved before (or around) the guard is still refused, and the receiver gets nothing', async ({ server, api, ada, rx }) => {
     // Creating it through the API is refused, so the row is written as an older version might have.
     expect((await api.post('/api/v1/webhooks', { url: rx.url, events: ['analytics.hit'] }, { token: ada })).status).toBe(400);
     const id = newId('whk');
@@ -430,13 +427,10 @@ describe('connect-time address check (DNS rebinding)', () => {
 });
 
 describe('deliveries a relay left stranded (PostgreSQL)', () => {
-  const suite = serverForSuite({ kind: 'postgres', env: ENV });
+  const it = stranded;
+  startForDescribe(it);
 
-  it('a relay killed between its commit and making the delivery due: a live one sends it within seconds', async () => {
-    const { server, api } = suite;
-    const rx = await startReceiver();
-    onTestFinished(() => rx.close());
-    const ada = (await api.loginAs('ada')).token;
+  it('a relay killed between its commit and making the delivery due: a live one sends it within seconds', async ({ server, api, ada, rx }) => {
     const created = await api.post('/api/v1/webhooks', { url: rx.url, events: ['analytics.hit'] }, { token: ada });
     expect(created.status, created.text).toBe(201);
     const { id: endpointId, secret } = created.body as { id: string; secret: string };

@@ -3,12 +3,13 @@
 // on it, the database), across a restart.
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { newId } from '../src/ids.js';
 import { client, type Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { serverAndReceiverTest, serversTest, startForDescribe, startServersForDescribe, type ServersTest } from './support/fixtures.js';
 import { startReceiver, type Delivery, type Receiver } from './support/receiver.js';
-import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { DATABASES, sql, type DatabaseKind, type TestServer } from './support/server.js';
 import { sleep, waitFor as waitUntil } from './support/wait.js';
 
 /**
@@ -70,24 +71,27 @@ function adminOf(server: () => TestServer) {
   return self;
 }
 
-// Servers of their own in both describes: their tests restart them, which a fixture's server cannot be.
+// Each describe's servers run only while it does: the file would otherwise run five at once.
+const health = Object.fromEntries(
+  DATABASES.map((kind) => [kind, serversTest({ failing: { kind, env: { ...ENV, WEBHOOK_DISABLE_AFTER: '2s' } }, steady: { kind, env: ENV } }, { per: 'describe' })]),
+) as Record<DatabaseKind, ServersTest<'failing' | 'steady'>>;
+const onPostgres = serverAndReceiverTest({ kind: 'postgres', env: ENV }, { per: 'describe' });
+
 describe.each(DATABASES)('endpoint health on %s', (kind) => {
+  const it = health[kind];
   let failing: TestServer;
   let steady: TestServer;
   const cleanups: (() => Promise<unknown>)[] = [];
   const short = adminOf(() => failing);
   const long = adminOf(() => steady);
 
-  beforeAll(async () => {
-    [failing, steady] = await Promise.all([
-      startTestServer({ kind, env: { ...ENV, WEBHOOK_DISABLE_AFTER: '2s' } }),
-      startTestServer({ kind, env: ENV }),
-    ]);
+  startServersForDescribe(it);
+  it.beforeAll(async ({ servers }) => {
+    ({ failing, steady } = servers);
     await Promise.all([short.login(), long.login()]);
   });
-  afterAll(async () => {
+  it.afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-    await Promise.all([failing?.stop(), steady?.stop()]);
   });
 
   async function receiver(status?: () => number): Promise<Receiver> {
@@ -154,18 +158,16 @@ describe.each(DATABASES)('endpoint health on %s', (kind) => {
 });
 
 describe('secret rotation signing and delivery log retention on postgres', () => {
+  const it = onPostgres;
   let server: TestServer;
   const admin = adminOf(() => server);
   let rx: Receiver;
 
-  beforeAll(async () => {
-    server = await startTestServer({ kind: 'postgres', env: ENV });
+  startForDescribe(it);
+  it.beforeAll(async ({ server: started, rx: receiver }) => {
+    server = started;
+    rx = receiver;
     await admin.login();
-    rx = await startReceiver();
-  });
-  afterAll(async () => {
-    await rx?.close();
-    await server?.stop();
   });
 
   it('while the previous secret is live, deliveries carry both signatures, the new one first; then only the new one', { timeout: 180_000 }, async () => {

@@ -3,11 +3,11 @@
 // back from the API (and, on PostgreSQL, from the database). Signatures are checked at the
 // receiver with `standardwebhooks`, as a receiver would. Then both across a restart.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError } from './support/assert.js';
-import { serverTest, serverTestOn } from './support/fixtures.js';
+import { serverTest, serverTestOn, startForDescribe } from './support/fixtures.js';
 import { client, type Client } from './support/http.js';
-import { DATABASES, sql, startTestServer, type TestServer } from './support/server.js';
+import { DATABASES, sql, type TestServer } from './support/server.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { startReceiver as startHookReceiver, type Delivery, type Hit, type Receiver as HookReceiver } from './support/receiver.js';
 import { waitFor } from './support/wait.js';
@@ -80,6 +80,7 @@ function adminApi(api: Client, token: string) {
 
 const overRest = serverTestOn({ env: ENV });
 const overGraphQL = serverTest({ env: ENV });
+const acrossRestart = serverTestOn({ env: ENV }, { per: 'describe' });
 
 describe.each(DATABASES)('recover and rotate-secret on %s', (kind) => {
   const it = overRest[kind];
@@ -464,22 +465,20 @@ describe('recoverWebhook and rotateWebhookSecret over GraphQL', () => {
   });
 });
 
-// A server of its own: the test restarts it, which a fixture's server cannot be.
 describe.each(DATABASES)('recover and rotation across a restart on %s', (kind) => {
-  let server: TestServer;
+  // Servers of their own, running only while this describe does: the test restarts them.
+  const it = acrossRestart[kind];
   let rx: Receiver;
-  beforeAll(async () => {
-    server = await startTestServer({ kind, env: ENV });
+  startForDescribe(it);
+  it.beforeAll(async () => {
     rx = await startReceiver(500);
   });
-  afterAll(async () => {
-    await rx?.close();
-    await server?.stop();
-  });
+  it.afterAll(() => rx?.close());
 
-  it('a recovered delivery and a rotated secret survive a restart: the delivery goes out after it, signed with both secrets', { timeout: 180_000 }, async () => {
-    let api = client(server.url);
-    let token = (await api.loginAs('ada')).token;
+  it('a recovered delivery and a rotated secret survive a restart: the delivery goes out after it, signed with both secrets', { timeout: 180_000 }, async ({ server: started, api: itsClient, ada }) => {
+    let server = started;
+    let api = itsClient;
+    let token = ada;
     let admin = adminApi(api, token);
     const hook = await admin.endpoint(rx.url);
     const failed = await admin.ping(hook.id);

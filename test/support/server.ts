@@ -31,7 +31,7 @@ export interface TestServer extends RunningServer {
   logText(): string;
   /** For postgres servers: the database URL (to break or inspect the database from a test). */
   databaseUrl?: string;
-  /** Stops the server but keeps its database, to start it again with `restart`. */
+  /** Stops the server and starts it again on the same database; `stop` on either stops the new one. */
   restart(): Promise<TestServer>;
 }
 
@@ -118,6 +118,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     webSocketInitTimeoutMs: options.webSocketInitTimeoutMs,
   });
   let stopped = false;
+  // The server a restart started: stopping this one stops that one, so whoever owns the first
+  // (a fixture) also cleans up after a test that restarted it.
+  let successor: TestServer | undefined;
   const server: TestServer = {
     ...running,
     kind,
@@ -127,6 +130,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logText: () => text,
     databaseUrl,
     stop: async () => {
+      if (successor) return successor.stop();
       if (stopped) return;
       stopped = true;
       await running.stop();
@@ -143,6 +147,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         if (dropDb) await dropDb();
         await rm(dataDir, { recursive: true, force: true });
       };
+      successor = next;
       return next;
     },
   };
