@@ -15,7 +15,10 @@
 // Knobs: IN_PROCESS_REQUESTS (per round, default 20,000), IN_PROCESS_CONCURRENCY (default 20),
 // IN_PROCESS_ROUNDS (cpu mode, default 5), IN_PROCESS_BETWEEN (cpu mode: variants, comma-separated,
 // run unmeasured for as many requests between rounds, as the bench's other scenarios run between
-// a scenario's rounds in its one service process).
+// a scenario's rounds in its one service process), IN_PROCESS_WORKERS (1: run the instance's
+// workers as startServer does, woken as it wakes them, so that a write's events are positioned and
+// published within the measured CPU; default 1 for `view`, whose relay work is part of a view's
+// cost, 0 for the others).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { loadConfig } from '../src/config.js';
@@ -23,6 +26,7 @@ import { createPgPool } from '../src/db/pg-pool.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { createLogger } from '../src/logger.js';
 import { buildService } from '../src/server.js';
+import { createWorkers } from '../src/workers.js';
 import { createApiKey, signIn, type ServiceFetch } from './lib/accounts.js';
 import { bareYoga, plainLookups } from './lib/bare-lookups.js';
 import { sampledBytes, type HeapProfileNode } from './lib/heap-profile.js';
@@ -53,6 +57,15 @@ const config = loadConfig({
 // The service as startServer builds it (migrated and seeded), without its HTTP server and workers.
 const service = await buildService(config, { log: createLogger('warn'), migrateInProcess: true });
 const { yoga, db } = service;
+// The instance's background work, as startServer starts and wakes it (src/server.ts).
+const workers = process.env.IN_PROCESS_WORKERS === '1' || (process.env.IN_PROCESS_WORKERS !== '0' && variantName === 'view')
+  ? createWorkers({ db, bus: service.bus, config, log: service.log, metrics: service.metrics })
+  : undefined;
+if (workers) {
+  for (const worker of workers.all) worker.start();
+  service.wakers.relay = () => workers.relay.wake?.();
+  service.wakers.dispatcher = (endpointId) => workers.dispatcher.attemptNow(endpointId);
+}
 
 // The node server hands Yoga {req, res, waitUntil} as one object. yoga.fetch with one context
 // object would give each request an Object.create() of it (@whatwg-node's isolateObject), which
@@ -159,6 +172,7 @@ if (!variant || !['cpu', 'cpu-profile', 'heap', 'heap-promoted'].includes(mode) 
     process.stdout.write(`${variantName}: ${requests} requests (${cpu.toFixed(1)} µs CPU each, profiler included),${bytes} in ${file}\n`);
   }
 }
+await Promise.all(workers?.all.map((worker) => worker.stop()) ?? []);
 await pool.end();
 await service.close();
 await database.drop();

@@ -1,7 +1,21 @@
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulidx';
 import { notFound } from './errors.js';
 
-const next = monotonicFactory();
+// ulidx draws one random value per character; by default each is its own getRandomValues call.
+// These come from a pool of cryptographic random bytes refilled 4 KB at a time: a byte / 256 is
+// uniform over [0, 1) in steps of 1/256, and 256 is a multiple of the 32 characters of the alphabet.
+const pool = new Uint8Array(4096);
+let drawn = pool.length;
+function random(): number {
+  if (drawn === pool.length) {
+    randomFillSync(pool);
+    drawn = 0;
+  }
+  return pool[drawn++]! / 256;
+}
+
+const next = monotonicFactory(random);
 
 export type IdPrefix = 'usr' | 'les' | 'crs' | 'doc' | 'ses' | 'rt' | 'evt' | 'whk' | 'dlv' | 'key';
 

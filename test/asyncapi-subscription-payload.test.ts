@@ -20,7 +20,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a served document, read by pointer
 
 /** The selection the channel's description gives. */
-const QUERY = 'subscription { events { id event timestamp lessonId userId path } }';
+const QUERY = 'subscription { events { id event timestamp lessonId userId path courseId } }';
 
 function open(url: string, token: string): Promise<{ res: IncomingMessage; text(): string }> {
   const body = JSON.stringify({ query: QUERY });

@@ -23,6 +23,7 @@ interface Listed {
   lessonId?: string;
   userId?: string;
   path?: string;
+  courseId?: string;
 }
 interface Page {
   items: Listed[];
@@ -31,12 +32,12 @@ interface Page {
 
 const EVENTS_QUERY = `query($first: Int, $after: String, $types: [String!], $since: DateTime) {
   events(first: $first, after: $after, types: $types, since: $since) {
-    edges { cursor node { id event timestamp lessonId userId path } }
+    edges { cursor node { id event timestamp lessonId userId path courseId } }
     pageInfo { hasNextPage endCursor }
   }
 }`;
 const SUBSCRIPTION = `subscription($types: [String!], $after: ID) {
-  events(types: $types, after: $after) { id event timestamp lessonId userId path }
+  events(types: $types, after: $after) { id event timestamp lessonId userId path courseId }
 }`;
 
 /** A listed event in the subscription's shape: the payload's fields, the others null. */
@@ -47,6 +48,7 @@ const asSubscribed = (e: Listed): LearningEvent => ({
   lessonId: e.lessonId ?? null,
   userId: e.userId ?? null,
   path: e.path ?? null,
+  courseId: e.courseId ?? null,
 });
 
 const onEachDatabase = serverTestOn({ env: NO_RATE_LIMITS });

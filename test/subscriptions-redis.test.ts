@@ -23,7 +23,7 @@ const DEADLINE_MS = 15_000;
 /** How long to keep listening when asserting that something did not arrive. */
 const QUIET_MS = 700;
 const SLOW = { timeout: 240_000 };
-const EVENTS = `subscription($after: ID) { events(after: $after) { id event timestamp lessonId userId path } }`;
+const EVENTS = `subscription($after: ID) { events(after: $after) { id event timestamp lessonId userId path courseId } }`;
 
 interface Sub {
   name: string;

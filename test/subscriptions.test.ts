@@ -21,7 +21,7 @@ import { eventsSink, type GqlError, type Received } from './support/subscription
 import type { LearningEvent as Ev } from '../src/client/index.js';
 
 const EVENTS = `subscription($types: [String!], $after: ID) {
-  events(types: $types, after: $after) { id event timestamp lessonId userId path }
+  events(types: $types, after: $after) { id event timestamp lessonId userId path courseId }
 }`;
 /** How long to wait for something that should happen (a deadline, not a measurement). */
 const DEADLINE_MS = 15_000;
@@ -198,6 +198,7 @@ const asEvent = (id: string, p: Record<string, unknown>): Ev => ({
   lessonId: (p.lessonId as string | undefined) ?? null,
   userId: (p.userId as string | undefined) ?? null,
   path: (p.path as string | undefined) ?? null,
+  courseId: (p.courseId as string | undefined) ?? null,
 });
 
 const quiet = () => new Promise((resolve) => setTimeout(resolve, QUIET_MS));

@@ -161,6 +161,7 @@ export function openApiDocument(routes: readonly RouteDefinition[]): JsonSchema 
         ...(route.success.schema ? { content: { 'application/json': { schema: toSchema(route.success.schema, 'output') } } } : {}),
       },
     };
+    if (route.success.also) responses[route.success.also.status] = { ...responses[route.success.status], description: route.success.also.description };
     // A cached read's conditional GET (see RouteDefinition.cached).
     if (route.cached || (tagged && route.method === 'GET')) {
       responses[304] = { description: 'Not modified: the If-None-Match named the current ETag (costs no rate-limit budget)', headers: cachedReadHeaders };

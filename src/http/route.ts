@@ -45,8 +45,12 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
-  /** The success status and body schema (none for 202/204 without a body). */
-  success: { status: 200 | 201 | 202 | 204; description: string; schema?: R };
+  /**
+   * The success status and body schema (none for 202/204 without a body). `also`: a second success
+   * status with the same body, which the handler answers by returning `answered(also.status, body)`
+   * (PUT enrollment: 201 enrolled now, 200 already enrolled).
+   */
+  success: { status: 200 | 201 | 202 | 204; description: string; schema?: R; also?: { status: 200 | 201; description: string } };
   /**
    * A public read (GET, no auth) answered through the response cache: the entities its answer
    * shows, whose committed change invalidates it (src/modules/response-cache). Its responses
@@ -60,8 +64,14 @@ export interface RouteDefinition<
   ifMatch?: boolean;
   /** Error codes this route may answer with, beyond the ones every route can (429, 500, 503). */
   errors: number[];
-  handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.input<R> | void>;
+  handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.input<R> | Answered<z.input<R>> | void>;
 }
+
+/** A handler's answer with its route's `success.also` status instead of `success.status`. */
+export class Answered<T> {
+  constructor(readonly status: 200 | 201, readonly body: T) {}
+}
+export const answered = <T>(status: 200 | 201, body: T) => new Answered(status, body);
 
 /**
  * Runs a route's handler (`run`), or refuses the call first: a policy declared for some routes

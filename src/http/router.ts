@@ -1,6 +1,5 @@
 // Matches a request to a route, validates its input with the route's schemas, calls the handler
 // and writes the response. 404 for unknown paths, 405 with Allow for known paths.
-import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { forbidden, methodNotAllowed } from '../errors.js';
 import type { CachedReads } from '../modules/response-cache/index.js';
@@ -9,7 +8,7 @@ import { fingerprintOf, parseIdempotencyKey, type StoredResponse } from '../modu
 import { readJsonBody } from './body.js';
 import { strongEntityTag } from '../digest.js';
 import { ifMatchHolds, ifNoneMatchHolds, responseHeaders } from './headers.js';
-import { takesIdempotencyKey, type Method, type RouteDefinition, type RouteGuard, type RouteInput } from './route.js';
+import { Answered, takesIdempotencyKey, type Method, type RouteDefinition, type RouteGuard, type RouteInput } from './route.js';
 import { assertCleanInput, parseWith } from '../input.js';
 
 interface CompiledPath {
@@ -18,10 +17,10 @@ interface CompiledPath {
   routes: Map<Method, RouteDefinition>;
 }
 
-const emptyObject = z.object({});
-
 export class Router {
   private readonly paths: CompiledPath[] = [];
+  /** The paths without parameters, by their one spelling (and with a trailing slash): found without a regex. */
+  private readonly exact = new Map<string, CompiledPath>();
   readonly routes: RouteDefinition[] = [];
   /** The routes that take an Idempotency-Key (takesIdempotencyKey). */
   private readonly keyed = new WeakSet<RouteDefinition>();
@@ -42,6 +41,7 @@ export class Router {
       if (!compiled) {
         compiled = { ...compile(route.path), routes: new Map() };
         this.paths.push(compiled);
+        if (!compiled.paramNames.length) this.addExact(compiled, route.path);
       }
       if (compiled.routes.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
       compiled.routes.set(route.method, route);
@@ -75,14 +75,17 @@ export class Router {
     const idempotencyKey = keyHeader === null ? undefined : parseIdempotencyKey(keyHeader);
     // The body as sent, for the key's fingerprint (read once more by readJsonBody).
     const sent = idempotencyKey === undefined ? undefined : await request.clone().text();
-    const query = Object.fromEntries(url.searchParams);
+    // An empty query string is an empty object (without making url.searchParams).
+    const query = url.search.length > 1 ? Object.fromEntries(url.searchParams) : {};
     assertCleanInput(query, 'query');
     const body = route.body ? await readJsonBody(request) : undefined;
     assertCleanInput(body, '');
     const ifMatch = route.ifMatch ? request.headers.get('if-match') : null;
     const input = {
-      params: parseWith(route.params ?? emptyObject, params, 'path'),
-      query: parseWith(route.query ?? emptyObject, query, 'query'),
+      // A route without a schema for them reads neither: its params and query are {} (the empty
+      // schema's answer, which drops every key) without a parse.
+      params: route.params ? parseWith(route.params, params, 'path') : {},
+      query: route.query ? parseWith(route.query, query, 'query') : {},
       body: route.body ? parseWith(route.body, body, '') : {},
       ctx,
       caller,
@@ -126,6 +129,16 @@ export class Router {
     return responseOf(Response, answer, false);
   }
 
+  /**
+   * Records a path without parameters, spelt as its template or with a trailing slash, unless an
+   * earlier template matches that spelling (the first template a path matches is its route).
+   */
+  private addExact(compiled: CompiledPath, template: string): void {
+    for (const spelling of [template, `${template}/`]) {
+      if (!this.exact.has(spelling) && !this.paths.some((p) => p !== compiled && p.pattern.test(spelling))) this.exact.set(spelling, compiled);
+    }
+  }
+
   /** The route's handler, through the guard. */
   private run(route: RouteDefinition, input: RouteInput<unknown, unknown, unknown, boolean>): Promise<unknown> {
     const run = () => route.handler(input as never);
@@ -139,6 +152,8 @@ export class Router {
   }
 
   private match(pathname: string): { compiled: CompiledPath; params: Record<string, string> } | undefined {
+    const exact = this.exact.get(pathname);
+    if (exact) return { compiled: exact, params: {} };
     for (const compiled of this.paths) {
       const m = compiled.pattern.exec(pathname);
       if (m) {
@@ -168,8 +183,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * with. Such an answer holds the caller's data (or is cheap to make again), so it is never kept
  * by a cache (`no-store`): the client keeps the tag.
  */
-function answerOf(route: RouteDefinition, result: unknown): Answer {
-  const status = route.success.status;
+function answerOf(route: RouteDefinition, answer: unknown): Answer {
+  const { status, result } = answer instanceof Answered ? { status: answer.status, result: answer.body as unknown } : { status: route.success.status, result: answer };
   if (status === 204 || result === undefined) return { status, body: null, headers: {} };
   const body = JSON.stringify(result);
   if (route.method !== 'GET' && !route.ifMatch) return { status, body, headers: { 'content-type': JSON_TYPE } };

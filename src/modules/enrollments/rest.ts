@@ -1,6 +1,6 @@
 // The enrollments' REST routes: parsed by the router with the module's input schemas, then the service.
 import { z } from 'zod';
-import { defineRoute } from '../../http/route.js';
+import { answered, defineRoute } from '../../http/route.js';
 import { pageOfQuery, pageQueryFields } from '../../http/page-query.js';
 import { courseIdParams, lessonIdQuery } from './inputs.js';
 import { completionView, courseStatsView, enrollmentPage, enrollmentView, toCompletionView, toCourseStatsView, toEnrollmentView } from './views.js';
@@ -14,12 +14,14 @@ export const enrollmentRoutes = [
     method: 'PUT', path: '/api/v1/courses/{id}/enrollment', operationId: 'enroll', tag: 'enrollments', auth: true,
     summary: 'The caller enrols in a published course (emits enrollment.created the first time, course.completed if every lesson is already completed)',
     params: courseIdParams,
-    success: { status: 201, description: 'The enrollment: 201 when enrolled now, 200 when already enrolled (nothing changed)', schema: enrollmentView },
+    success: {
+      status: 201, description: 'Enrolled now: the enrollment', schema: enrollmentView,
+      also: { status: 200, description: 'Already enrolled: the same enrollment (nothing changed)' },
+    },
     errors: [400, 403, 404],
     handler: async ({ params, ctx, caller }) => {
       const { enrollment, created } = await ctx.services.enrollments.enroll({ caller, courseId: params.id });
-      void created;
-      return toEnrollmentView(enrollment);
+      return created ? toEnrollmentView(enrollment) : answered(200, toEnrollmentView(enrollment));
     },
   }),
   defineRoute({

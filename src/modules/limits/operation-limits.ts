@@ -5,7 +5,7 @@
 import type { Config, LimitedOperation } from '../../config.js';
 import type { RequestContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import type { RouteGuard } from '../../http/route.js';
+import type { RouteDefinition, RouteGuard } from '../../http/route.js';
 import { RATE_LIMITED_MESSAGE, type LimitService } from './service.js';
 import type { Decision } from './store.js';
 import { budgetAdmissionOf } from './use-budget.js';
@@ -61,8 +61,15 @@ export async function refundBudget(limits: LimitService, context: object): Promi
  */
 export function restOperationLimits({ config, limits }: { config: Limits; limits: LimitService }): RouteGuard {
   const byRoute = new Map(LIMITED_OPERATIONS.map((operation) => [OPERATION_LIMITS[operation].route, operation]));
+  /** Each route's operation (null: none), looked up once per route rather than per call. */
+  const operations = new WeakMap<RouteDefinition, LimitedOperation | null>();
+  const operationOf = (route: RouteDefinition) => {
+    let operation = operations.get(route);
+    if (operation === undefined) operations.set(route, (operation = byRoute.get(`${route.method} ${route.path}`) ?? null));
+    return operation;
+  };
   return async (route, ctx: RequestContext, run) => {
-    const operation = byRoute.get(`${route.method} ${route.path}`);
+    const operation = operationOf(route);
     if (!operation) return run();
     const decision = await hitOperation(limits, config, operation, ctx.ip);
     if (decision && !decision.allowed) {
