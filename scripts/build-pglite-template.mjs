@@ -5,7 +5,7 @@
 // are applied at start as on any database.
 /* global URL, console, process -- Node globals (the lint config knows only TypeScript's) */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,6 @@ import { newest } from './lib/newest.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const template = join(root, 'dist/pglite-template');
-
 
 const migrations = Math.max(newest(join(root, 'prisma/migrations')), newest(join(root, 'dist/db/migrate-child.js')));
 let built = 0;
@@ -26,7 +25,7 @@ if (built < migrations) {
   const dataDir = mkdtempSync(join(tmpdir(), 'learnstream-template-'));
   try {
     const child = spawnSync(process.execPath, [join(root, 'dist/db/migrate-child.js')], {
-      env: { ...process.env, LEARNSTREAM_MIGRATE_DATABASE_URL: '', LEARNSTREAM_MIGRATE_DATA_DIR: dataDir },
+      env: { ...process.env, LEARNSTREAM_MIGRATE_DATABASE_URL: '', LEARNSTREAM_MIGRATE_DATA_DIR: dataDir, LEARNSTREAM_MIGRATE_SEED: '0' },
       stdio: ['ignore', 'pipe', 'inherit'],
       encoding: 'utf8',
     });
@@ -36,6 +35,10 @@ if (built < migrations) {
     } else {
       rmSync(template, { recursive: true, force: true });
       renameSync(join(dataDir, 'pglite'), template);
+      // The build's time, which the check above compares: PGlite may write PG_VERSION with a
+      // modification time in 1970, and the template would then be rebuilt on every start.
+      const now = new Date();
+      utimesSync(join(template, 'PG_VERSION'), now, now);
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

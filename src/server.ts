@@ -6,12 +6,12 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
 import { ConfigError, type Config } from './config.js';
-import { migrateInChild } from './db/migrate-process.js';
+import { prepareInChild, type Prepared } from './db/migrate-process.js';
 import type { Database } from './db/client.js';
 import { openDatabase } from './db/open-database.js';
 import { copyTemplateIfNew } from './db/pglite.js';
 import { lockDataDir } from './db/data-dir-lock.js';
-import { seedIfEmpty } from './db/seed.js';
+import { isEmpty, seedIfEmpty } from './db/seed.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createResponseCache, invalidateOnEvents, responseCachePrefix } from './modules/response-cache/index.js';
@@ -43,9 +43,10 @@ export interface StartOptions {
   /** Yoga plugins added after the service's own (a test proves one applies to every transport). */
   plugins?: Plugin[];
   /**
-   * Apply migrations in this process instead of a child process. The child keeps Prisma's schema
-   * engine (~40 MB of wasm that cannot be unloaded) out of the serving process; in-process saves
-   * the child's start-up where hundreds of short-lived servers start (the tests).
+   * Migrate and seed in this process instead of a child process. The child keeps Prisma's schema
+   * engine (~40 MB of wasm that cannot be unloaded) and the embedded database's growth from
+   * writing the seed out of the serving process; in-process saves the child's start-up where
+   * hundreds of short-lived servers start (the tests).
    */
   migrateInProcess?: boolean;
   /**
@@ -83,29 +84,34 @@ export async function buildService(config: Config, options: StartOptions = {}): 
   // runs, including while the migration child has the database (a second process must not slip
   // in between). A second process fails here, naming the first (DataDirInUseError).
   const dataDirLock = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
+  const open = () => openDatabase({ ...config, onQuery: options.onQuery, dataDirLock });
   let db: Database;
-  let applied: string[] = [];
+  let prepared: Prepared = { applied: [], seeded: false };
+  // A new embedded database is the build's template copied, or else created by the child, not
+  // here: the process that creates one (initdb) keeps a few hundred MB more resident. The
+  // template's copy is empty: the child seeds it.
+  let handedOver = false;
   try {
-    // A new embedded database is the build's template copied, or else created by the migration
-    // child, not here: the process that creates one (initdb) keeps a few hundred MB more resident.
-    if (dataDirLock && !options.migrateInProcess && !(await copyTemplateIfNew(config.dataDir))) {
-      applied = await migrateInChild(config);
-    }
-    db = await openDatabase({ ...config, onQuery: options.onQuery, dataDirLock });
+    const state = dataDirLock ? await copyTemplateIfNew(config.dataDir) : 'existing';
+    handedOver = !options.migrateInProcess && (state === 'none' || (state === 'copied' && config.seed));
+    if (handedOver) prepared = await prepareInChild(config, { seed: config.seed });
+    db = await open();
   } catch (error) {
     await dataDirLock?.release();
     throw error;
   }
   try {
-    if (options.migrateInProcess) applied = await db.migrate();
-    else if (await db.migrationsPending()) {
-      // One process at a time owns a PGlite directory: hand it to the child and take it back.
+    if (options.migrateInProcess) {
+      prepared = { applied: await db.migrate(), seeded: config.seed && (await seedIfEmpty(db.prisma)) };
+    } else if (!handedOver && ((await db.migrationsPending()) || (config.seed && (await isEmpty(db.prisma))))) {
+      // Migrating and seeding leave memory behind for good (see migrate-process.ts): the child
+      // does both. One process at a time owns a PGlite directory: hand it over and take it back.
       if (db.kind === 'pglite') await db.close();
-      applied = await migrateInChild(config);
-      if (db.kind === 'pglite') db = await openDatabase({ ...config, onQuery: options.onQuery, dataDirLock });
+      prepared = await prepareInChild(config, { seed: config.seed });
+      if (db.kind === 'pglite') db = await open();
     }
-    if (applied.length) log.info({ applied }, 'migrations applied');
-    if (config.seed && (await seedIfEmpty(db.prisma))) log.info('seeded demo data');
+    if (prepared.applied.length) log.info({ applied: prepared.applied }, 'migrations applied');
+    if (prepared.seeded) log.info('seeded demo data');
   } catch (error) {
     await db.close().catch(() => {}); // already closed when a PGlite child failed
     await dataDirLock?.release();

@@ -3,21 +3,26 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/open-database.js';
+import { serverTestOn, startForDescribe } from './support/fixtures.js';
 import { client } from './support/http.js';
 import { createPgDatabase, DATABASES, startTestServer, type DatabaseKind, type TestServer } from './support/server.js';
 
-describe.each(DATABASES)('persistence on %s', (kind) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ kind });
-  });
-  afterAll(() => server?.stop());
+// Each describe's server runs only while it does, as the seeding tests' servers do.
+const persisting = serverTestOn({}, { per: 'describe' });
 
-  it('keeps users, changes, page views and tokens across a restart', { timeout: 180_000 }, async () => {
-    let api = client(server.url);
+describe.each(DATABASES)('persistence on %s', (kind) => {
+  const it = persisting[kind];
+  let server: TestServer;
+  startForDescribe(it);
+  it.beforeAll(({ server: started }) => {
+    server = started;
+  });
+
+  it('keeps users, changes, page views and tokens across a restart', { timeout: 180_000 }, async ({ api: itsClient }) => {
+    let api = itsClient;
     const email = `persist-${kind}@example.com`;
     const password = 'persist-password-1';
     const registered = await api.post('/api/auth/register', { email, password, name: 'Before Restart' });
@@ -94,6 +99,8 @@ async function expectFreshDemoData(dataDir: string, databaseUrl: string | undefi
   }
 }
 
+// Servers of its own, started inside the tests: they begin on an empty database, or without the
+// demo data, and the first is stopped before the second starts on what it left.
 describe.each(DATABASES)('seeding on %s', (kind: DatabaseKind) => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {

@@ -240,6 +240,68 @@ describe('graceful shutdown (PGlite)', () => {
   });
 });
 
+describe('a first start', () => {
+  const demo = DEMO_ACCOUNTS[0];
+
+  it('on a new DATA_DIR: the demo data is there before it listens; with SEED=never it is not', SLOW, async () => {
+    const seeded = spawnService({ NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir(), JWT_SECRET: SECRET });
+    try {
+      const api = client(await listeningUrl(seeded));
+      const messages = logLines(seeded).map((l) => l.msg);
+      expect(messages).toContain('seeded demo data');
+      expect(messages.indexOf('seeded demo data')).toBeLessThan(messages.indexOf('listening'));
+      await api.loginAs('ada');
+      // The fortnight of page views the charts show.
+      expect((await api.get('/api/analytics/views')).body.total).toBeGreaterThan(1_000);
+    } finally {
+      seeded.proc.kill('SIGTERM');
+    }
+    expect(await seeded.exited).toEqual({ code: 0, signal: null });
+
+    const unseeded = spawnService({ NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir(), JWT_SECRET: SECRET, SEED: 'never' });
+    try {
+      const api = client(await listeningUrl(unseeded));
+      expect((await api.post('/api/auth/login', { email: demo.email, password: demo.password })).status).toBe(401);
+      expect((await api.get('/api/analytics/views')).body).toEqual({ total: 0 });
+      expect(logLines(unseeded).some((l) => l.msg === 'seeded demo data')).toBe(false);
+    } finally {
+      unseeded.proc.kill('SIGTERM');
+    }
+    expect(await unseeded.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('on an empty PostgreSQL database: migrated and seeded before it listens, once', SLOW, async () => {
+    const db = await createPgDatabase();
+    pool.defer(() => db.drop());
+    const env = { NODE_ENV: 'development', PORT: '0', DATA_DIR: await tempDir(), JWT_SECRET: SECRET, DATABASE_URL: db.url };
+    const first = spawnService(env);
+    let total: number;
+    try {
+      const api = client(await listeningUrl(first));
+      const messages = logLines(first).map((l) => l.msg);
+      expect(messages.indexOf('migrations applied')).toBeGreaterThanOrEqual(0);
+      expect(messages.indexOf('seeded demo data')).toBeGreaterThan(messages.indexOf('migrations applied'));
+      expect(messages.indexOf('seeded demo data')).toBeLessThan(messages.indexOf('listening'));
+      await api.loginAs('grace');
+      total = (await api.get('/api/analytics/views')).body.total as number;
+      expect(total).toBeGreaterThan(1_000);
+    } finally {
+      first.proc.kill('SIGTERM');
+    }
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+
+    const second = spawnService(env);
+    try {
+      const api = client(await listeningUrl(second));
+      expect(logLines(second).map((l) => l.msg)).not.toContain('seeded demo data');
+      expect((await api.get('/api/analytics/views')).body).toEqual({ total });
+    } finally {
+      second.proc.kill('SIGTERM');
+    }
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
 describe('at a terminal', () => {
   const admin = DEMO_ACCOUNTS.find((account) => account.role === 'ADMIN')!;
 

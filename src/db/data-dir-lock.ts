@@ -58,7 +58,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Started by migrateInChild for `dataDir` (its protocol passes the directory in the environment). */
+/** Started by prepareInChild for `dataDir` (its protocol passes the directory in the environment). */
 function isMigrationChildFor(dataDir: string): boolean {
   return process.env.LEARNSTREAM_MIGRATE_DATA_DIR === dataDir;
 }

@@ -1,14 +1,24 @@
-// The short-lived process that applies migrations (see migrateInChild): Prisma's schema engine is
-// a wasm module of about 40 MB that cannot be unloaded from a process once instantiated, so the
-// serving process never loads it. Reads its options from the environment, reports on stdout.
+// The short-lived process that prepares the database before the service opens it (see
+// prepareInChild): it applies pending migrations and, when asked, seeds the demo data into an
+// empty database. Both leave memory behind that a process cannot give back: Prisma's schema engine
+// is a wasm module of about 40 MB that stays instantiated, and the embedded database's wasm heap
+// only grows (writing the seed grows it for good). Reads its options from the environment,
+// reports on stdout.
 import { openDatabase } from './open-database.js';
 
-const { LEARNSTREAM_MIGRATE_DATABASE_URL: databaseUrl, LEARNSTREAM_MIGRATE_DATA_DIR: dataDir } = process.env;
-let report: { applied: string[] } | { error: string };
+const {
+  LEARNSTREAM_MIGRATE_DATABASE_URL: databaseUrl,
+  LEARNSTREAM_MIGRATE_DATA_DIR: dataDir,
+  LEARNSTREAM_MIGRATE_SEED: seed,
+} = process.env;
+let report: { applied: string[]; seeded: boolean } | { error: string };
 try {
   const db = await openDatabase({ databaseUrl: databaseUrl || undefined, dataDir: dataDir ?? '.data', dbPoolSize: 2 });
   try {
-    report = { applied: await db.migrate() };
+    const applied = await db.migrate();
+    // Imported only when seeding: the template build and a production start never need it.
+    const seeded = seed === '1' && (await (await import('./seed.js')).seedIfEmpty(db.prisma));
+    report = { applied, seeded };
   } finally {
     await db.close();
   }

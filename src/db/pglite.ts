@@ -7,21 +7,32 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Database, DatabaseOptions } from './client.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { createPrismaClient } from './prisma-client.js';
-import { applyMigrations, migrationsPending } from './schema-engine.js';
+import { migrationsPending } from './migration-list.js';
+
+/**
+ * PostgreSQL's buffer cache inside the embedded database. PGlite's initdb writes 128MB, and all
+ * of it becomes resident when the database opens, whatever the data's size; a smaller cache keeps
+ * the whole service under the contract's 400 MB. Pages it does not hold are read from DATA_DIR's
+ * files, which the operating system caches in turn.
+ */
+const SHARED_BUFFERS = '32MB';
 
 /** A created and migrated database the build made (scripts/build-pglite-template.mjs), if any. */
 const TEMPLATE = fileURLToPath(new URL('../pglite-template', import.meta.url));
 
 /**
  * A DATA_DIR without a database starts from the build's template, when there is one: creating a
- * database (initdb) and migrating it is most of a first start. True when DATA_DIR has a database now.
+ * database (initdb) and migrating it is most of a first start. Called once per start, by the
+ * service (openPglite does not: the template build itself must start from nothing). Says what
+ * DATA_DIR holds now: its own database, the template's copy (migrated, empty), or still nothing
+ * (the build made no template).
  */
-export async function copyTemplateIfNew(dataDir: string): Promise<boolean> {
+export async function copyTemplateIfNew(dataDir: string): Promise<'existing' | 'copied' | 'none'> {
   const dir = join(dataDir, 'pglite');
-  if (existsSync(join(dir, 'PG_VERSION'))) return true;
-  if (!existsSync(join(TEMPLATE, 'PG_VERSION'))) return false;
+  if (existsSync(join(dir, 'PG_VERSION'))) return 'existing';
+  if (!existsSync(join(TEMPLATE, 'PG_VERSION'))) return 'none';
   await cp(TEMPLATE, dir, { recursive: true });
-  return true;
+  return 'copied';
 }
 
 export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'dataDirLock' | 'onQuery'>): Promise<Database> {
@@ -33,9 +44,8 @@ export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'dat
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   let pglite: PGlite;
   try {
-    await copyTemplateIfNew(options.dataDir);
     await mkdir(dir, { recursive: true });
-    pglite = await PGlite.create(dir);
+    pglite = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] });
   } catch (error) {
     await releaseLock();
     throw error;
@@ -51,7 +61,7 @@ export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'dat
     kind: 'pglite',
     adapterFactory,
     // One process owns a PGlite directory: nobody to take turns with.
-    migrate: async () => ((await migrationsPending(query)) ? applyMigrations(adapterFactory) : []),
+    migrate: async () => ((await migrationsPending(query)) ? (await import('./schema-engine.js')).applyMigrations(adapterFactory) : []),
     migrationsPending: () => migrationsPending(query),
     query,
     ping: async () => {

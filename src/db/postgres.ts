@@ -7,7 +7,7 @@ import { BoundedConnectClient } from './pg-connection.js';
 import { listenOn } from './pg-listen.js';
 import { createPgPool } from './pg-pool.js';
 import { createPrismaClient } from './prisma-client.js';
-import { applyMigrations, migrationsPending } from './schema-engine.js';
+import { migrationsPending } from './migration-list.js';
 
 /** The readiness check's query (on a connection of its own) must be answered within this. */
 export const PING_TIMEOUT_MS = 2_000;
@@ -49,7 +49,7 @@ export async function openPostgres(databaseUrl: string, options: Pick<DatabaseOp
         // The instance before us may have applied them all: then the engine, whose own lock may
         // still be held by the previous engine's pooled connection, is not loaded.
         if (!(await migrationsPending(query))) return [];
-        return await applyMigrations(migrationAdapter);
+        return await (await import('./schema-engine.js')).applyMigrations(migrationAdapter);
       } finally {
         await lock.end(); // also releases the lock
       }

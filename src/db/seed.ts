@@ -56,9 +56,14 @@ function demoViewTimes(now: number): number[] {
   return times;
 }
 
+/** Whether the database has no users: the demo data belongs in it (one row read, at any size). */
+export async function isEmpty(db: Db): Promise<boolean> {
+  return (await db.user.findFirst({ select: { id: true } })) === null;
+}
+
 /** Seeds the demo data when there are no users. Returns whether it did. */
 export async function seedIfEmpty(db: Db): Promise<boolean> {
-  if ((await db.user.count()) > 0) return false;
+  if (!(await isEmpty(db))) return false;
   const users = await Promise.all(
     DEMO_ACCOUNTS.map(async (a) => ({
       id: newId('usr'), email: a.email, name: a.name, role: a.role, tier: a.tier, passwordHash: await hashPassword(a.password),
