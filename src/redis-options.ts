@@ -7,5 +7,19 @@
 // sent still runs when Redis answers again (an invalidation included: it is never lost to the
 // timeout); one lost with its connection is covered by the cache's new epoch on reconnect.
 
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
+
+const require = createRequire(import.meta.url);
+
 /** How long a request waits for one Redis command before going on as in a Redis outage. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
+/**
+ * A Redis client. ioredis is loaded on the first call, not imported at start-up: a deployment
+ * without REDIS_URL never loads it (several MB of resident memory for nothing).
+ */
+export function newRedis(url: string, options: RedisOptions): Redis {
+  const { Redis: Client } = require('ioredis') as typeof import('ioredis');
+  return new Client(url, options);
+}

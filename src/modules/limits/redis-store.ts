@@ -3,9 +3,8 @@
 // never over-admit (unlike a GET-then-SET store). The clock is Redis's TIME, read inside the script,
 // so instances whose clocks disagree agree on the window; `hit`'s `now` is ignored.
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { rejectBadLimits, type Decision, type RateLimitStore, type Receipt } from './store.js';
-import { REDIS_COMMAND_TIMEOUT_MS } from '../../redis-options.js';
+import { REDIS_COMMAND_TIMEOUT_MS, newRedis } from '../../redis-options.js';
 
 // Scores are the server time in microseconds (exact in a double); a member is that time plus a
 // suffix unique to the hit, so two hits in the same microsecond are two members.
@@ -88,7 +87,7 @@ export function createRedisStore({ redisUrl, prefix = DEFAULT_PREFIX }: { redisU
   // Auto-pipelining: the hits of one event-loop turn go out in one socket write. A Redis that stops
   // answering fails a hit after REDIS_COMMAND_TIMEOUT_MS (the request goes through), as one that
   // is away does.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  const redis = newRedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {
     // Reported by the limit service when a hit fails; ioredis keeps reconnecting on its own.
   });

@@ -3,10 +3,10 @@
 // Only what is the same for every caller is stored (cacheable.ts); entries are dropped by our own
 // committed events (invalidation.ts) and expire after RESPONSE_CACHE_TTL_MS anyway.
 import type { Cache } from '@graphql-yoga/plugin-response-cache';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { deploymentId } from '../../deployment.js';
 import { rarely, type Logger } from '../../logger.js';
-import { REDIS_COMMAND_TIMEOUT_MS } from '../../redis-options.js';
+import { REDIS_COMMAND_TIMEOUT_MS, newRedis } from '../../redis-options.js';
 import type { EventPayload } from '../events/outbox.js';
 import { generationalCache } from './generations.js';
 import { entitiesOf } from './invalidation.js';
@@ -37,7 +37,7 @@ export function createResponseCache({ redisUrl, prefix, log }: { redisUrl?: stri
   let redis: Redis | undefined;
   if (redisUrl) {
     // A Redis that stops answering is a miss (and a logged store or invalidation), not a request held until it answers.
-    redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+    redis = newRedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
     redis.on('error', () => undefined); // reported where a call fails (a miss, or a logged store/invalidation)
   }
   const cache = generationalCache(redis ? createRedisStore(redis, prefix, log) : createMemoryStore(), log);

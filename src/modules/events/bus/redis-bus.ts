@@ -1,7 +1,7 @@
 // The event bus shared by every instance over a Redis channel. The relay that positions an event
 // publishes it there; each instance fans out what it hears to its own subscribers, in order
 // and without gaps (sequencer.ts).
-import { Redis } from 'ioredis';
+import { newRedis } from '../../../redis-options.js';
 import { rarely, type Logger } from '../../../logger.js';
 import type { EventBus, PositionedEvent } from '../bus.js';
 import { createFanOut } from './fan-out.js';
@@ -28,10 +28,10 @@ export function createRedisBus({
   /** Where to read what was not heard on Redis; without it, what Redis brings is fanned out as heard. */
   stored?: StoredEvents;
 }): EventBus {
-  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const publishClient = newRedis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   // A SUBSCRIBE issued while Redis is away waits for it (no retry limit); ioredis resubscribes on
   // reconnect to what Redis confirmed.
-  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
+  const subscribeClient = newRedis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
   // ioredis reconnects on its own; while Redis is unreachable or refuses us, say so every 10 s, not
   // per attempt (a wrong password fails every reconnection).
   const rarelyLogged = log && rarely(log);
