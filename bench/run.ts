@@ -29,7 +29,10 @@
 // BENCH_ONLY=footprint). Last, bench/analytics.ts seeds 10 M page views
 // on a database of its own and measures totals and recording (BENCH_ANALYTICS=0 skips it;
 // BENCH_ANALYTICS_VIEWS, BENCH_ANALYTICS_PATHS, BENCH_ANALYTICS_REQUESTS tune it; BENCH_ONLY applies
-// to its name, "page-view analytics").
+// to its name, "page-view analytics"). Then bench/courses.ts seeds 1 M enrollments and 10 M lesson
+// completions on a database of its own and measures course stats and enrollment lists
+// (BENCH_COURSES=0 skips it; BENCH_COURSES_ENROLLMENTS, BENCH_COURSES_COMPLETIONS,
+// BENCH_COURSES_REQUESTS tune it; BENCH_ONLY applies to its name, "course stats").
 // Right after the request scenarios, bench/limits.ts compares req/s with rate limits on and off,
 // on dedicated service processes (BENCH_LIMITS=0 skips it; BENCH_LIMITS_ROUNDS,
 // BENCH_LIMITS_WINDOW_S, BENCH_LIMITS_REDIS_URL, BENCH_LIMITS_GRAPHQL tune it; BENCH_ONLY applies
@@ -57,6 +60,7 @@ import { scenarios, type BenchContext, type Scenario } from './scenarios.js';
 import { runSubscriptionsBench, type SubscriptionsBenchResult } from './subscriptions.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.js';
 import { ANALYTICS_GROUP, runAnalyticsBench, type AnalyticsBenchResult } from './analytics.js';
+import { COURSES_GROUP, runCoursesBench, type CoursesBenchResult } from './courses.js';
 import { FOOTPRINT_GROUP, runFootprintBench, type FootprintBenchResult } from './footprint.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -565,6 +569,20 @@ async function main(): Promise<void> {
     });
   }
 
+  // Its own database (1 M enrollments, 10 M completions) and service process: see bench/courses.ts.
+  let courses: CoursesBenchResult | undefined;
+  if (intEnv('BENCH_COURSES', 1, 0) > 0 && (!settings.only || COURSES_GROUP.includes(settings.only))) {
+    courses = await runCoursesBench({
+      root: ROOT,
+      enrollments: intEnv('BENCH_COURSES_ENROLLMENTS', 1_000_000, 20),
+      completions: intEnv('BENCH_COURSES_COMPLETIONS', 10_000_000, 1),
+      requests: intEnv('BENCH_COURSES_REQUESTS', 200, 1),
+      poolSize: settings.poolSize,
+      defer: (name, run) => cleanups.push({ name, run }),
+      progress,
+    });
+  }
+
   // Its own database, data directory and service processes, as `npm start` runs them: see bench/footprint.ts.
   let footprint: FootprintBenchResult | undefined;
   if (intEnv('BENCH_FOOTPRINT', 1, 0) > 0 && (!settings.only || FOOTPRINT_GROUP.includes(settings.only))) {
@@ -577,9 +595,10 @@ async function main(): Promise<void> {
   if (subscriptions) process.stdout.write(`\n${subscriptions.text}\n`);
   if (webhooks) process.stdout.write(`\n${webhooks.text}\n`);
   if (analytics) process.stdout.write(`\n${analytics.text}\n`);
+  if (courses) process.stdout.write(`\n${courses.text}\n`);
   if (footprint) process.stdout.write(`\n${footprint.text}\n`);
   if (process.argv.includes('--markdown')) {
-    const page = markdownOf(outcomes, `${info}\n${loadAfter}`, [limits, subscriptions, webhooks, analytics, footprint].flatMap((g) => (g ? [g.text] : [])));
+    const page = markdownOf(outcomes, `${info}\n${loadAfter}`, [limits, subscriptions, webhooks, analytics, courses, footprint].flatMap((g) => (g ? [g.text] : [])));
     await writeFile(join(ROOT, 'docs', 'benchmarks.md'), page);
     progress('wrote docs/benchmarks.md');
   }
@@ -614,6 +633,7 @@ async function main(): Promise<void> {
       ...(subscriptions ? { subscriptions: subscriptions.json } : {}),
       ...(webhooks ? { webhooks: webhooks.json } : {}),
       ...(analytics ? { analytics: analytics.json } : {}),
+      ...(courses ? { courses: courses.json } : {}),
       ...(footprint ? { footprint: footprint.json } : {}),
     };
     await writeFile(process.env.BENCH_JSON, `${JSON.stringify(data, null, 2)}\n`);

@@ -252,6 +252,18 @@ describe('LearningClient against the real server', () => {
       listEventTypes: ['eventTypes'],
       recoverWebhook: ['webhooks.recover'],
       rotateWebhookSecret: ['webhooks.rotateSecret'],
+      listCourses: ['courses.list', 'courses.all'],
+      getCourse: ['courses.get'],
+      createCourse: ['courses.create'],
+      updateCourse: ['courses.update'],
+      setCourseLessons: ['courses.setLessons'],
+      publishCourse: ['courses.publish'],
+      enroll: ['courses.enroll'],
+      unenroll: ['courses.leave'],
+      getEnrollments: ['enrollments.list', 'enrollments.all'],
+      getCourseEnrollments: ['courses.enrollments'],
+      completeLesson: ['lessons.complete'],
+      getCourseStats: ['courses.stats'],
     };
     const openapi = (await api.get('/api/openapi.json')).body as { paths: Record<string, Record<string, { operationId?: string }>> };
     const operationIds = Object.values(openapi.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
@@ -407,7 +419,10 @@ describe('LearningClient against the real server', () => {
       expect(streamed).toEqual(hits.slice(1).map((e) => e.id));
 
       const types = await grace.eventTypes();
-      expect(types.map((t) => t.name)).toEqual(['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit']);
+      expect(types.map((t) => t.name)).toEqual([
+        'user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit',
+        'course.published', 'course.updated', 'enrollment.created', 'lesson.completed', 'course.completed',
+      ]);
       expect(types[0]!.schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', additionalProperties: false });
 
       const bad = await rejection(ada.listEvents({ limit: 0 }));
@@ -709,8 +724,8 @@ describe('LearningClient against the real server', () => {
         await sub.until('the page view after the publish', (evs) => evs.some((e) => e.path === `${prefix}/after`));
         const seen = sub.events.filter((e) => e.event !== 'analytics.hit' || (e.path?.startsWith(`${prefix}/`) && !e.path.startsWith(`${prefix}/probe/`)));
         expect(seen).toEqual([
-          { id: expect.stringMatching(EVENT_ID), event: 'lesson.published', timestamp: expect.stringMatching(ISO_MS_Z), lessonId: draft.id, userId: null, path: null },
-          { id: expect.stringMatching(EVENT_ID), event: 'analytics.hit', timestamp: expect.stringMatching(ISO_MS_Z), lessonId: null, userId: null, path: `${prefix}/after` },
+          { id: expect.stringMatching(EVENT_ID), event: 'lesson.published', timestamp: expect.stringMatching(ISO_MS_Z), lessonId: draft.id, userId: null, path: null, courseId: null },
+          { id: expect.stringMatching(EVENT_ID), event: 'analytics.hit', timestamp: expect.stringMatching(ISO_MS_Z), lessonId: null, userId: null, path: `${prefix}/after`, courseId: null },
         ]);
         expect(stream.lastEventId).toBe(seen[1]!.id);
 

@@ -1,5 +1,6 @@
 // GET /api/v1/event-types, the event-type catalogue, against real payloads: events caused through
-// the REST API (register, update me, create + publish + update a lesson, record a page view) are
+// the REST API (register, update me, create + publish + update a lesson, record a page view, create
+// + publish + rename a course of that lesson, the new user enrols and completes it) are
 // read back from GET /api/v1/events and from a real webhook receiver (node:http on 127.0.0.1),
 // and each validates against its event's JSON Schema (2020-12) as served; payloads that break
 // the contract do not.
@@ -19,7 +20,10 @@ import { waitFor } from './support/wait.js';
 type AddFormats = (ajv: Ajv2020, options?: FormatsPluginOptions) => Ajv2020;
 const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
 
-const NAMES = ['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit'];
+const NAMES = [
+  'user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit',
+  'course.published', 'course.updated', 'enrollment.created', 'lesson.completed', 'course.completed',
+];
 
 interface EventType {
   name: string;
@@ -121,14 +125,31 @@ describe('GET /api/v1/event-types', () => {
     expect((await api.patch(`/api/v1/lessons?id=${lessonId}`, { summary: 'S' }, { token: ada })).status).toBe(200);
     const path = `/types/${randomBytes(4).toString('hex')}`;
     expect((await api.post('/api/analytics/views', { path })).status).toBe(202);
+    // A course of that one lesson, published and renamed; the new user enrols and completes the
+    // lesson, which completes the course.
+    const course = await api.post('/api/v1/courses', { title: 'Schemas course' }, { token: ada });
+    expect(course.status, course.text).toBe(201);
+    const courseId = course.body.id as string;
+    const learner = registered.body.token as string;
+    const steps = [
+      await api.request('PUT', `/api/v1/courses/${courseId}/lessons`, { token: ada, body: { lessonIds: [lessonId] } }),
+      await api.post(`/api/v1/courses/${courseId}/publish`, undefined, { token: ada }),
+      await api.patch(`/api/v1/courses/${courseId}`, { title: 'Schemas course, renamed' }, { token: ada }),
+      await api.request('PUT', `/api/v1/courses/${courseId}/enrollment`, { token: learner }),
+      await api.post(`/api/v1/lessons/complete?id=${lessonId}`, undefined, { token: learner }),
+    ];
+    expect(steps.map((r) => r.status), steps.map((r) => r.text).join('\n')).toEqual([200, 200, 200, 201, 200]);
 
-    const listed = await waitFor('the five events in the list', async () => {
+    const listed = await waitFor('the ten events in the list', async () => {
       const events = await eventsAfter(api, ada, start);
-      return events.some((e) => e.path === path) && events;
+      return events.some((e) => e.event === 'course.completed' && e.courseId === courseId) && events;
     });
     expect(listed.map((e) => e.event)).toEqual(NAMES);
-    expect(listed.map(({ id: _id, event, ...subject }) => [event, subject.userId ?? subject.lessonId ?? subject.path])).toEqual([
-      ['user.created', userId], ['user.updated', userId], ['lesson.published', lessonId], ['lesson.updated', lessonId], ['analytics.hit', path],
+    // Each names its subjects, and only the fields its event carries.
+    expect(listed.map(({ id: _id, timestamp: _at, ...subject }) => subject)).toEqual([
+      { event: 'user.created', userId }, { event: 'user.updated', userId }, { event: 'lesson.published', lessonId }, { event: 'lesson.updated', lessonId },
+      { event: 'analytics.hit', path }, { event: 'course.published', courseId }, { event: 'course.updated', courseId },
+      { event: 'enrollment.created', courseId, userId }, { event: 'lesson.completed', lessonId, userId }, { event: 'course.completed', courseId, userId },
     ]);
     for (const { id, ...payload } of listed) {
       expect(id).toMatch(/^evt_/);
@@ -137,7 +158,7 @@ describe('GET /api/v1/event-types', () => {
 
     // The same events, as the receiver got them: the body is the payload, `webhook-id` the listed id.
     const secret = hook.body.secret as string;
-    const delivered = await waitFor('the five deliveries', () => listed.every((e) => receiver.hits.some((h) => h.headers['webhook-id'] === e.id)) && receiver.hits);
+    const delivered = await waitFor('the ten deliveries', () => listed.every((e) => receiver.hits.some((h) => h.headers['webhook-id'] === e.id)) && receiver.hits);
     for (const event of listed) {
       const hit = delivered.find((h) => h.headers['webhook-id'] === event.id)!;
       const body = new Webhook(secret).verify(hit.body, hit.headers) as Record<string, unknown>;
@@ -163,6 +184,7 @@ describe('GET /api/v1/event-types', () => {
       'lesson.published': { event: 'lesson.published', timestamp: '2026-11-23T07:00:00.123Z', lessonId: 'les_01kakxqz1v0000000000000000' },
       'user.created': { event: 'user.created', timestamp: '2026-11-23T07:00:00.123Z', userId: 'usr_01kakxqz1v0000000000000000' },
       'analytics.hit': { event: 'analytics.hit', timestamp: '2026-11-23T07:00:00.123Z', path: '/docs' },
+      'course.completed': { event: 'course.completed', timestamp: '2026-11-23T07:00:00.123Z', courseId: 'crs_01kakxqz1v0000000000000000', userId: 'usr_01kakxqz1v0000000000000000' },
     };
     for (const [name, payload] of Object.entries(good)) expectValid(name, payload);
     const bad: [string, unknown][] = [
@@ -176,6 +198,10 @@ describe('GET /api/v1/event-types', () => {
       ['analytics.hit', { ...good['analytics.hit'], path: 'docs' }],
       ['analytics.hit', { ...good['analytics.hit'], path: 42 }],
       ['analytics.hit', 'not an object'],
+      ['course.completed', { ...good['course.completed'], userId: undefined }],
+      ['course.completed', { ...good['course.completed'], courseId: good['lesson.published'].lessonId }],
+      ['course.published', { ...good['course.completed'], event: 'course.published' }],
+      ['enrollment.created', { ...good['course.completed'], event: 'enrollment.created', lessonId: good['lesson.published'].lessonId }],
     ];
     for (const [name, payload] of bad) {
       expect(schemaOf(name)(JSON.parse(JSON.stringify(payload)) as unknown), `${name} ${JSON.stringify(payload)}`).toBe(false);

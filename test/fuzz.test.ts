@@ -45,7 +45,12 @@ let server: TestServer;
 let api: Client;
 let db: pg.Client;
 let token: string;
-let fixtures: { userId: string; lessonId: string; webhookId: string; keyId: string; sessionId: string; refreshToken: string };
+let fixtures: {
+  userId: string; lessonId: string; webhookId: string; keyId: string; sessionId: string; refreshToken: string;
+  /** A published lesson, in the published course: what a learner completes and a course may hold. */
+  publishedLessonId: string;
+  courseId: string;
+};
 const counts = { rest: 0, restAuth: 0, graphql: 0, graphqlAuth: 0, malformed: 0, transports: 0 };
 
 it.beforeAll(async ({ server: started, api: itsClient, ada }) => {
@@ -54,12 +59,25 @@ it.beforeAll(async ({ server: started, api: itsClient, ada }) => {
   const other = await api.loginAs('ada');
   const me = await api.get('/api/v1/user/me', { token });
   const lesson = await api.post('/api/v1/lessons', { title: 'Fuzz target', body: 'A draft the fuzz cases name.' }, { token });
-  const webhook = await api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/fuzz', events: ['lesson.published'] }, { token });
+  // Subscribed to an event no case causes (the fixtures below publish a lesson and a course): a
+  // delivery would be attempted in the background, changing the database mid-run.
+  const webhook = await api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/fuzz', events: ['user.created'] }, { token });
   const key = await api.post('/api/v1/api-keys', { name: 'fuzz target' }, { token });
   const sessions = await api.get('/api/v1/sessions', { token });
   const session = (sessions.body.items as { id: string; current: boolean }[]).find((s) => !s.current);
-  expect([me.status, lesson.status, webhook.status, key.status, sessions.status]).toEqual([200, 201, 201, 201, 200]);
-  fixtures = { userId: me.body.id, lessonId: lesson.body.id, webhookId: webhook.body.id, keyId: key.body.id, sessionId: session!.id, refreshToken: other.refreshToken };
+  // A published course of one published lesson, which Ada is not enrolled in and has not completed:
+  // with the one hostile part taken away, an enrolment or a completion would change the database.
+  const published = await api.post('/api/v1/lessons', { title: 'Fuzz course lesson', body: 'A published lesson the fuzz cases name.' }, { token });
+  const publish = await api.post(`/api/v1/lessons/publish?id=${published.body.id as string}`, undefined, { token });
+  const course = await api.post('/api/v1/courses', { title: 'Fuzz course' }, { token });
+  const lessons = await api.request('PUT', `/api/v1/courses/${course.body.id as string}/lessons`, { token, body: { lessonIds: [published.body.id] } });
+  const courseOut = await api.post(`/api/v1/courses/${course.body.id as string}/publish`, undefined, { token });
+  expect([me.status, lesson.status, webhook.status, key.status, sessions.status, published.status, publish.status, course.status, lessons.status, courseOut.status])
+    .toEqual([200, 201, 201, 201, 200, 201, 200, 201, 200, 200]);
+  fixtures = {
+    userId: me.body.id, lessonId: lesson.body.id, webhookId: webhook.body.id, keyId: key.body.id, sessionId: session!.id, refreshToken: other.refreshToken,
+    publishedLessonId: published.body.id, courseId: course.body.id,
+  };
   db = new pg.Client({ connectionString: server.databaseUrl });
   await db.connect();
   console.log(`fuzz: FUZZ_RUNS=${RUNS} FUZZ_SEED=${SEED}${PATH ? ` FUZZ_PATH=${PATH}` : ''}`);
@@ -192,6 +210,8 @@ describe('REST, from openapi.json', () => {
       if (op.path.startsWith('/api/v1/sessions/')) return fixtures.sessionId;
       if (op.path.startsWith('/api/v1/webhooks/')) return fixtures.webhookId;
       if (op.path.startsWith('/api/v1/api-keys/')) return fixtures.keyId;
+      if (op.path.startsWith('/api/v1/courses/')) return fixtures.courseId;
+      if (op.operationId === 'completeLesson') return fixtures.publishedLessonId;
       if (op.path.startsWith('/api/v1/lessons')) return fixtures.lessonId;
       throw new Error(`no fixture for ${name} of ${op.operationId}`);
     };
@@ -202,7 +222,10 @@ describe('REST, from openapi.json', () => {
         case 'register':
           return { email: 'fuzz-new@example.com', password: 'fuzz-password-1', name: 'Fuzz' };
         default:
-          return { refreshToken: fixtures.refreshToken, url: 'https://example.com/fuzz', events: ['lesson.published'], since: '2020-01-01', path: '/fuzz' };
+          return {
+            refreshToken: fixtures.refreshToken, url: 'https://example.com/fuzz', events: ['lesson.published'], since: '2020-01-01', path: '/fuzz',
+            lessonIds: [fixtures.publishedLessonId],
+          };
       }
     };
     restFixtures = { ids: realId, samples, token };
@@ -211,7 +234,10 @@ describe('REST, from openapi.json', () => {
   it('finds every operation in the document', () => {
     // The contract's routes, so that a broken document cannot pass by offering nothing to fuzz.
     expect(operations.length).toBeGreaterThanOrEqual(30);
-    expect(operations.map((o) => o.operationId)).toEqual(expect.arrayContaining(['login', 'updateMe', 'getUser', 'createLesson', 'createWebhook', 'retryWebhookDelivery', 'revokeApiKey', 'listEvents']));
+    expect(operations.map((o) => o.operationId)).toEqual(expect.arrayContaining([
+      'login', 'updateMe', 'getUser', 'createLesson', 'createWebhook', 'retryWebhookDelivery', 'revokeApiKey', 'listEvents',
+      'createCourse', 'updateCourse', 'setCourseLessons', 'publishCourse', 'enroll', 'unenroll', 'getEnrollments', 'getCourseEnrollments', 'completeLesson', 'getCourseStats',
+    ]));
   });
 
   it('refuses hostile path ids, query values and bodies on every operation, in the contract\'s shape, changing nothing', async () => {
@@ -310,12 +336,16 @@ describe('GraphQL, from the schema by introspection', () => {
     }
     const ids: Record<string, string> = {
       lesson: fixtures.lessonId, updateLesson: fixtures.lessonId, publishLesson: fixtures.lessonId, user: fixtures.userId, revokeApiKey: fixtures.keyId,
-      revokeSession: fixtures.sessionId,
+      revokeSession: fixtures.sessionId, course: fixtures.courseId, courseStats: fixtures.courseId, updateCourse: fixtures.courseId,
+      setCourseLessons: fixtures.courseId, publishCourse: fixtures.courseId,
     };
     const sample = (field: string, name: string, _type: GraphQLInputType): unknown => {
       if (name === 'id') return ids[field] ?? fixtures.webhookId;
       if (name === 'webhookId') return fixtures.webhookId;
       if (name === 'deliveryId') return MISSING_DELIVERY;
+      if (name === 'courseId') return fixtures.courseId;
+      if (name === 'lessonId') return fixtures.publishedLessonId;
+      if (name === 'lessonIds') return [fixtures.publishedLessonId];
       if (field === 'login') return { email: 'ada@example.com', password: 'lovelace-1815' }[name];
       if (field === 'register') return { email: 'fuzz-new@example.com', password: 'fuzz-password-1', name: 'Fuzz' }[name];
       return {
@@ -328,7 +358,11 @@ describe('GraphQL, from the schema by introspection', () => {
 
   it('finds the contract\'s root fields in the schema', () => {
     const names = rootFields.map((f) => `${f.operation}.${f.field.name}`);
-    expect(names).toEqual(expect.arrayContaining(['query.me', 'query.lessons', 'query.events', 'mutation.updateMe', 'mutation.createWebhook', 'subscription.events']));
+    expect(names).toEqual(expect.arrayContaining([
+      'query.me', 'query.lessons', 'query.events', 'mutation.updateMe', 'mutation.createWebhook', 'subscription.events',
+      'query.course', 'query.courses', 'query.courseStats', 'mutation.createCourse', 'mutation.updateCourse', 'mutation.setCourseLessons', 'mutation.publishCourse',
+      'mutation.enroll', 'mutation.unenroll', 'mutation.completeLesson',
+    ]));
   });
 
   it('refuses hostile arguments and variables on every query, mutation and subscription field, never as an unexpected error, changing nothing', async () => {

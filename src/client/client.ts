@@ -2,7 +2,10 @@
 // GraphQL operations, the live event stream. Calls resolve with the contract's JSON shapes
 // and reject with the typed errors of errors.ts; the retry policy lives in transport.ts.
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+import { courseCalls, enrollmentCalls, type CourseCalls, type EnrollmentCalls } from './courses.js';
 import {
+  CourseDocument,
+  CoursesDocument,
   DocsDocument,
   LessonDocument,
   LessonsDocument,
@@ -11,23 +14,23 @@ import {
   UserDocument,
 } from './documents.js';
 import { EventStream, type EventStreamOptions } from './events.js';
-import type { LessonQuery, LessonsQuery, MeQuery, UserQuery, DocsQuery } from './generated/graphql.js';
+import type { CourseQuery, CoursesQuery, LessonQuery, LessonsQuery, MeQuery, UserQuery, DocsQuery } from './generated/graphql.js';
+import { paginate, segment as path } from './paginate.js';
 import { Transport, type CallOptions, type TransportOptions } from './transport.js';
+import { webhookEndpointCalls, type WebhookEndpointCalls } from './webhook-endpoints.js';
 import type {
   ApiKey,
   CreatedApiKey,
   Session,
-  CreatedWebhook,
   CreateLessonInput,
-  CreateWebhookInput,
   CurrentUser,
   Doc,
   EventListOptions,
   EventTypeInfo,
   Lesson,
+  LessonCompletion,
   LessonPage,
   LoginInput,
-  Page,
   PageOptions,
   PageViewFilter,
   PublicUser,
@@ -39,10 +42,6 @@ import type {
   TokenPair,
   UpdateLessonInput,
   UpdateMeInput,
-  UpdateWebhookInput,
-  Webhook,
-  WebhookDelivery,
-  WebhookDeliveryPage,
 } from './types.js';
 
 /** How to reach the API and how to behave (see TransportOptions). */
@@ -56,10 +55,13 @@ type VariablesArgs<TVariables> = Record<string, never> extends TVariables
   ? [variables?: TVariables, options?: CallOptions]
   : [variables: TVariables, options?: CallOptions];
 
-const path = (segment: string) => encodeURIComponent(segment);
-
 /** The public data of a GraphQL lesson connection page. */
 export type LessonConnection = LessonsQuery['lessons'];
+/** The public data of a GraphQL course connection page. */
+export type CourseConnection = CoursesQuery['courses'];
+
+/** A cursor-paginated GraphQL page: `first` (1-100, default 20) after the cursor `after`. */
+type ConnectionPage = { first?: number | undefined; after?: string | undefined };
 
 /** The typed client of the Learnstream API. */
 export class LearningClient {
@@ -72,6 +74,9 @@ export class LearningClient {
    */
   constructor(options: LearningClientOptions) {
     this.transport = new Transport(options);
+    this.courses = courseCalls(this.transport);
+    this.enrollments = enrollmentCalls(this.transport);
+    this.webhooks = webhookEndpointCalls(this.transport);
   }
 
   /** The base URL requests go to. */
@@ -129,7 +134,19 @@ export class LearningClient {
     /** ADMIN: publishes a draft (emits `lesson.published`); ConflictError when already published. */
     publish: (id: string, options?: CallOptions): Promise<Lesson> =>
       this.transport.rest('POST', '/api/v1/lessons/publish', { ...options, query: { id } }),
+    /**
+     * The caller completes a published lesson (emits `lesson.completed` once, and `course.completed`
+     * for each enrolled course it completes). Idempotent: again, the first `completedAt`.
+     */
+    complete: (id: string, options?: CallOptions): Promise<LessonCompletion> =>
+      this.transport.rest('POST', '/api/v1/lessons/complete', { ...options, query: { id } }),
   };
+
+  /** Courses: list, get, enrol and leave; for an ADMIN also create, update, setLessons, publish, enrollments, stats. */
+  readonly courses: CourseCalls;
+
+  /** The caller's enrollments with their progress. */
+  readonly enrollments: EnrollmentCalls;
 
   readonly docs = {
     /** Every documentation page. */
@@ -152,45 +169,7 @@ export class LearningClient {
   };
 
   /** ADMIN: webhook endpoints and their deliveries. */
-  readonly webhooks = {
-    /** Registers an endpoint; the result holds its signing `secret`, shown only here. */
-    create: (input: CreateWebhookInput, options?: CallOptions): Promise<CreatedWebhook> =>
-      this.transport.rest('POST', '/api/v1/webhooks', { ...options, body: input }),
-    /** Every endpoint, newest first (without secrets). */
-    list: async (options?: CallOptions): Promise<Webhook[]> =>
-      (await this.transport.rest<RestResponse<'listWebhooks', 200>>('GET', '/api/v1/webhooks', options)).items,
-    get: (id: string, options?: CallOptions): Promise<Webhook> => this.transport.rest('GET', `/api/v1/webhooks/${path(id)}`, options),
-    /** Changes url, events, description or enabled (re-enabling clears disabledReason and failingSince). */
-    update: (id: string, input: UpdateWebhookInput, options?: CallOptions): Promise<Webhook> =>
-      this.transport.rest('PATCH', `/api/v1/webhooks/${path(id)}`, { ...options, body: input }),
-    /** Deletes an endpoint with its deliveries. */
-    delete: async (id: string, options?: CallOptions): Promise<void> => {
-      await this.transport.rest('DELETE', `/api/v1/webhooks/${path(id)}`, options);
-    },
-    /** Queues a signed `webhook.test` ping to this endpoint only; resolves with the delivery. */
-    test: (id: string, options?: CallOptions): Promise<WebhookDelivery> =>
-      this.transport.rest('POST', `/api/v1/webhooks/${path(id)}/test`, options),
-    /** One page of an endpoint's deliveries, newest first, each with its attempts. */
-    deliveries: (id: string, page: PageOptions = {}, options?: CallOptions): Promise<WebhookDeliveryPage> =>
-      this.transport.rest('GET', `/api/v1/webhooks/${path(id)}/deliveries`, { ...options, query: { limit: page.limit, cursor: page.cursor } }),
-    /** One more attempt of a delivery now, whatever its status. */
-    retryDelivery: (id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery> =>
-      this.transport.rest('POST', `/api/v1/webhooks/${path(id)}/deliveries/${path(deliveryId)}/retry`, options),
-    /**
-     * One more attempt now for every FAILED delivery of the endpoint created at or after `since`
-     * (an ISO 8601 date or UTC date-time, or a Date; not in the future). Resolves with how many.
-     */
-    recover: async (id: string, since: string | Date, options?: CallOptions): Promise<number> => {
-      const body = { since: since instanceof Date ? since.toISOString() : since };
-      return (await this.transport.rest<RestResponse<'recoverWebhook', 202>>('POST', `/api/v1/webhooks/${path(id)}/recover`, { ...options, body })).count;
-    },
-    /**
-     * A new signing secret (`whsec_…`), shown only here. For 24 hours deliveries carry a signature
-     * with the new and one with the previous secret, so receivers can switch without a gap.
-     */
-    rotateSecret: async (id: string, options?: CallOptions): Promise<string> =>
-      (await this.transport.rest<RestResponse<'rotateWebhookSecret', 200>>('POST', `/api/v1/webhooks/${path(id)}/rotate-secret`, options)).secret,
-  };
+  readonly webhooks: WebhookEndpointCalls;
 
   /** The current user's API keys. */
   readonly apiKeys = {
@@ -242,8 +221,14 @@ export class LearningClient {
     lesson: async (id: string, options?: CallOptions): Promise<NonNullable<LessonQuery['lesson']>> =>
       nonNull((await this.query(LessonDocument, { id }, options)).lesson),
     /** A page of the lessons connection, newest first: `first` (1-100, default 20) after the cursor `after`. */
-    lessons: async (page: { first?: number | undefined; after?: string | undefined } = {}, options?: CallOptions): Promise<LessonConnection> =>
+    lessons: async (page: ConnectionPage = {}, options?: CallOptions): Promise<LessonConnection> =>
       (await this.query(LessonsDocument, page, options)).lessons,
+    /** A course with its author, the first page of its lessons (with the caller's completion) and the caller's enrollment. */
+    course: async (id: string, lessons: ConnectionPage = {}, options?: CallOptions): Promise<NonNullable<CourseQuery['course']>> =>
+      nonNull((await this.query(CourseDocument, { id, firstLessons: lessons.first, afterLesson: lessons.after }, options)).course),
+    /** A page of the courses connection, newest first (drafts only for an ADMIN). */
+    courses: async (page: ConnectionPage = {}, options?: CallOptions): Promise<CourseConnection> =>
+      (await this.query(CoursesDocument, page, options)).courses,
     docs: async (options?: CallOptions): Promise<DocsQuery['docs']> => (await this.query(DocsDocument, {}, options)).docs,
     pageViews: async (filter: PageViewFilter = {}, options?: CallOptions): Promise<number> => {
       const iso = (d: string | Date | undefined) => (d instanceof Date ? d.toISOString() : d);
@@ -288,13 +273,4 @@ export class LearningClient {
 function nonNull<T>(value: T | null): T {
   if (value === null) throw new Error('GraphQL: null without an error');
   return value;
-}
-
-async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
-  let cursor: string | undefined;
-  do {
-    const page = await fetchPage(cursor);
-    yield* page.items;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
 }

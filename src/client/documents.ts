@@ -34,6 +34,32 @@ export const LessonsDocument = graphql(`
   }
 `);
 
+export const CourseDocument = graphql(`
+  query Course($id: ID!, $firstLessons: Int, $afterLesson: String) {
+    course(id: $id) {
+      id title summary status authorId lessonIds createdAt publishedAt updatedAt
+      author { id name joined }
+      lessons(first: $firstLessons, after: $afterLesson) {
+        edges { cursor node { id title summary status viewerCompletedAt } }
+        pageInfo { hasNextPage endCursor }
+      }
+      viewerEnrollment { enrolledAt completedAt progress { completed total } }
+    }
+  }
+`);
+
+export const CoursesDocument = graphql(`
+  query Courses($first: Int, $after: String) {
+    courses(first: $first, after: $after) {
+      edges {
+        cursor
+        node { id title summary status authorId lessonIds createdAt publishedAt updatedAt }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`);
+
 export const DocsDocument = graphql(`
   query Docs {
     docs { id slug title url updatedAt }
@@ -58,6 +84,18 @@ export const PublishLessonDocument = graphql(`
   }
 `);
 
+export const EnrollDocument = graphql(`
+  mutation Enroll($courseId: ID!) {
+    enroll(courseId: $courseId) { courseId userId enrolledAt completedAt progress { completed total } }
+  }
+`);
+
+export const CompleteLessonDocument = graphql(`
+  mutation CompleteLesson($lessonId: ID!) {
+    completeLesson(lessonId: $lessonId) { lessonId userId completedAt }
+  }
+`);
+
 export const RecordPageViewDocument = graphql(`
   mutation RecordPageView($path: String!) {
     recordPageView(path: $path)
@@ -67,6 +105,6 @@ export const RecordPageViewDocument = graphql(`
 /** The live event stream (`client.events()`); `after` resumes after that event id. */
 export const EventsDocument = graphql(`
   subscription Events($types: [String!], $after: ID) {
-    events(types: $types, after: $after) { id event timestamp lessonId userId path }
+    events(types: $types, after: $after) { id event timestamp lessonId userId path courseId }
   }
 `);

@@ -170,6 +170,11 @@ export class Transport {
 
   /** A REST call: resolves with the parsed body (undefined for 204), rejects with a LearningApiError. */
   async rest<T>(method: string, path: string, request: RestRequest = {}): Promise<T> {
+    return (await this.restWithStatus<T>(method, path, request)).body;
+  }
+
+  /** A REST call whose success status matters to the caller (201 created, 200 already there). */
+  async restWithStatus<T>(method: string, path: string, request: RestRequest = {}): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.headers() };
     let body: string | undefined;
     if (request.body !== undefined) {
@@ -182,7 +187,7 @@ export class Transport {
       signal: request.signal,
     });
     if (!response.ok) throw restError(response, parsed);
-    return parsed as T;
+    return { status: response.status, body: parsed as T };
   }
 
   /** A GraphQL operation over POST /graphql: resolves with `data`, rejects with a LearningApiError when `errors` is not empty. */

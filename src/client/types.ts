@@ -38,9 +38,38 @@ export type LessonPage = Extract<RestResponse<'getLessons', 200>, { items: unkno
 export type CreateLessonInput = RestRequestBody<'createLesson'>;
 export type UpdateLessonInput = RestRequestBody<'updateLesson'>;
 
+/** A course: its lessons' ids in course order (`courses.get`). */
+export type Course = RestResponse<'getCourse', 200>;
+export type CourseStatus = Course['status'];
+
+/** One page of courses, newest first (`courses.list`); drafts only for an ADMIN. */
+export type CoursePage = RestResponse<'listCourses', 200>;
+
+export type CreateCourseInput = RestRequestBody<'createCourse'>;
+export type UpdateCourseInput = RestRequestBody<'updateCourse'>;
+
+/** A learner's enrollment in a course, with their progress (`enrollments.list`, `courses.enroll`). */
+export type Enrollment = EnrollmentPage['items'][number];
+export type EnrollmentProgress = Enrollment['progress'];
+
+/** One page of enrollments, newest first (`enrollments.list`, `courses.enrollments`). */
+export type EnrollmentPage = RestResponse<'getEnrollments', 200>;
+
+/** What `courses.enroll` resolves with: the enrollment, and whether this call enrolled (false: already enrolled, nothing changed). */
+export interface EnrollResult {
+  enrollment: Enrollment;
+  created: boolean;
+}
+
+/** A learner's first completion of a lesson (`lessons.complete`). */
+export type LessonCompletion = RestResponse<'completeLesson', 200>;
+
+/** A course's enrolled learners, completions, completion rate and per-lesson completions (`courses.stats`). */
+export type CourseStats = RestResponse<'getCourseStats', 200>;
+
 /**
  * The shape of every page of a list: pass `nextCursor` as `cursor` (or `after`) for the next one;
- * it is null on the last page. (LessonPage, WebhookDeliveryPage and StoredEventPage have it.)
+ * it is null on the last page. (LessonPage, CoursePage, EnrollmentPage, WebhookDeliveryPage and StoredEventPage have it.)
  */
 export interface Page<T> {
   items: T[];
@@ -125,8 +154,10 @@ export interface LearningEvent {
   timestamp: string;
   /** Set for lesson.* events. */
   lessonId: string | null;
-  /** Set for user.* events. */
+  /** Set for user.* events, and for enrollment.created, lesson.completed and course.completed (the learner). */
   userId: string | null;
+  /** Set for course.* events and enrollment.created. */
+  courseId: string | null;
   /** Set for analytics.hit. */
   path: string | null;
 }

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { admit, type State } from './admit.js';
 import { ApiKeys } from './api-keys.js';
 import { Console } from './context.js';
+import { Courses } from './courses.js';
 import { isSessionOver, problemOf } from './errors.js';
 import { LiveFeed } from './live-feed.js';
 import { PageViews } from './page-views.js';
@@ -67,6 +68,9 @@ export function App() {
         <div class="main-column">
           <Guard name="Page views">
             <PageViews />
+          </Guard>
+          <Guard name="Courses">
+            <Courses />
           </Guard>
           <Guard name="Webhook endpoints">
             <Webhooks />

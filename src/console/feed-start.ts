@@ -45,4 +45,4 @@ async function* pages(client: LearningClient, since: Date): AsyncGenerator<Store
 }
 
 /** A stored event as the subscription sends it: every subject field, null when it has none. */
-const toLearningEvent = (event: StoredEvent): LearningEvent => ({ lessonId: null, userId: null, path: null, ...event });
+const toLearningEvent = (event: StoredEvent): LearningEvent => ({ lessonId: null, userId: null, courseId: null, path: null, ...event });

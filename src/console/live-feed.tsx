@@ -1,6 +1,6 @@
 // The live feed: the GraphQL `events` subscription over SSE (the client library's EventStream,
 // which reconnects by itself and resumes after the last event it handed out), newest first, each
-// event with its name, time and subject. It starts after the newest event at sign-in
+// event with its name, time and subjects. It starts after the newest event at sign-in
 // (feed-start.ts), so nothing committed since is missed. Nothing is polled.
 import { useEffect, useState } from 'preact/hooks';
 import type { LearningEvent } from '../client/index.js';
@@ -14,12 +14,23 @@ const KEEP = 100;
 
 type Status = { kind: 'connecting' } | { kind: 'live' } | { kind: 'reconnecting'; delayMs: number } | { kind: 'ended'; message: string };
 
-/** What an event is about: the lesson, the user or the page path its payload names. */
-function subjectOf(event: LearningEvent): { label: string; value: string } | undefined {
-  if (event.lessonId) return { label: 'lesson', value: event.lessonId };
-  if (event.userId) return { label: 'user', value: event.userId };
-  if (event.path) return { label: 'path', value: event.path };
-  return undefined;
+/** The subject fields of an event and how the feed labels them, in the order the feed shows them. */
+const SUBJECTS = [
+  ['courseId', 'course'],
+  ['lessonId', 'lesson'],
+  ['userId', 'user'],
+  ['path', 'path'],
+] as const satisfies readonly (readonly [keyof LearningEvent, string])[];
+
+/**
+ * What an event is about: every subject its payload names, e.g. the course and the learner of
+ * `course.completed`, the lesson and the learner of `lesson.completed`, the page of `analytics.hit`.
+ */
+function subjectsOf(event: LearningEvent): { label: string; value: string }[] {
+  return SUBJECTS.flatMap(([field, label]) => {
+    const value = event[field];
+    return value ? [{ label, value }] : [];
+  });
 }
 
 /** `older` (newest first) added after what is shown, skipping the events already there. */
@@ -88,20 +99,24 @@ export function LiveFeed() {
         </p>
       ) : null}
       {events.length === 0 ? (
-        <p class="muted">No events since you signed in. Publish a lesson or record a page view and it appears here.</p>
+        <p class="muted">No events since you signed in. Publish a lesson or a course, or record a page view, and it appears here.</p>
       ) : (
         <ol class="events" aria-label="Live events">
           {events.map((event) => {
-            const subject = subjectOf(event);
+            const subjects = subjectsOf(event);
             return (
               <li key={event.id} data-event-id={event.id}>
                 <span class={`event-name ${event.event.split('.')[0]}`}>{event.event}</span>
                 <time dateTime={event.timestamp} title={event.timestamp}>
                   {utcTime(event.timestamp)}
                 </time>
-                {subject ? (
+                {subjects.length ? (
                   <span class="subject">
-                    <span class="muted">{subject.label}</span> <code>{subject.value}</code>
+                    {subjects.map((subject) => (
+                      <span key={subject.label} data-subject={subject.label}>
+                        <span class="muted">{subject.label}</span> <code>{subject.value}</code>
+                      </span>
+                    ))}
                   </span>
                 ) : null}
               </li>

@@ -4,6 +4,10 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type CourseStatus =
+  | 'DRAFT'
+  | 'PUBLISHED';
+
 export type LessonStatus =
   | 'DRAFT'
   | 'PUBLISHED';
@@ -44,6 +48,23 @@ export type LessonsQueryVariables = Exact<{
 
 export type LessonsQuery = { lessons: { edges: Array<{ cursor: string, node: { id: string, title: string, summary: string | null, body: string, status: LessonStatus, authorId: string, createdAt: string, publishedAt: string | null, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type CourseQueryVariables = Exact<{
+  id: string;
+  firstLessons?: number | null | undefined;
+  afterLesson?: string | null | undefined;
+}>;
+
+
+export type CourseQuery = { course: { id: string, title: string, summary: string | null, status: CourseStatus, authorId: string, lessonIds: Array<string>, createdAt: string, publishedAt: string | null, updatedAt: string, author: { id: string, name: string, joined: string }, lessons: { edges: Array<{ cursor: string, node: { id: string, title: string, summary: string | null, status: LessonStatus, viewerCompletedAt: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } }, viewerEnrollment: { enrolledAt: string, completedAt: string | null, progress: { completed: number, total: number } } | null } | null };
+
+export type CoursesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type CoursesQuery = { courses: { edges: Array<{ cursor: string, node: { id: string, title: string, summary: string | null, status: CourseStatus, authorId: string, lessonIds: Array<string>, createdAt: string, publishedAt: string | null, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export type DocsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -72,6 +93,20 @@ export type PublishLessonMutationVariables = Exact<{
 
 export type PublishLessonMutation = { publishLesson: { id: string, title: string, status: LessonStatus, publishedAt: string | null, updatedAt: string } };
 
+export type EnrollMutationVariables = Exact<{
+  courseId: string;
+}>;
+
+
+export type EnrollMutation = { enroll: { courseId: string, userId: string, enrolledAt: string, completedAt: string | null, progress: { completed: number, total: number } } };
+
+export type CompleteLessonMutationVariables = Exact<{
+  lessonId: string;
+}>;
+
+
+export type CompleteLessonMutation = { completeLesson: { lessonId: string, userId: string, completedAt: string } };
+
 export type RecordPageViewMutationVariables = Exact<{
   path: string;
 }>;
@@ -85,7 +120,7 @@ export type EventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type EventsSubscription = { events: { id: string, event: string, timestamp: string, lessonId: string | null, userId: string | null, path: string | null } };
+export type EventsSubscription = { events: { id: string, event: string, timestamp: string, lessonId: string | null, userId: string | null, path: string | null, courseId: string | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -171,6 +206,74 @@ export const LessonsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<LessonsQuery, LessonsQueryVariables>;
+export const CourseDocument = new TypedDocumentString(`
+    query Course($id: ID!, $firstLessons: Int, $afterLesson: String) {
+  course(id: $id) {
+    id
+    title
+    summary
+    status
+    authorId
+    lessonIds
+    createdAt
+    publishedAt
+    updatedAt
+    author {
+      id
+      name
+      joined
+    }
+    lessons(first: $firstLessons, after: $afterLesson) {
+      edges {
+        cursor
+        node {
+          id
+          title
+          summary
+          status
+          viewerCompletedAt
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+    viewerEnrollment {
+      enrolledAt
+      completedAt
+      progress {
+        completed
+        total
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CourseQuery, CourseQueryVariables>;
+export const CoursesDocument = new TypedDocumentString(`
+    query Courses($first: Int, $after: String) {
+  courses(first: $first, after: $after) {
+    edges {
+      cursor
+      node {
+        id
+        title
+        summary
+        status
+        authorId
+        lessonIds
+        createdAt
+        publishedAt
+        updatedAt
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CoursesQuery, CoursesQueryVariables>;
 export const DocsDocument = new TypedDocumentString(`
     query Docs {
   docs {
@@ -210,6 +313,29 @@ export const PublishLessonDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PublishLessonMutation, PublishLessonMutationVariables>;
+export const EnrollDocument = new TypedDocumentString(`
+    mutation Enroll($courseId: ID!) {
+  enroll(courseId: $courseId) {
+    courseId
+    userId
+    enrolledAt
+    completedAt
+    progress {
+      completed
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EnrollMutation, EnrollMutationVariables>;
+export const CompleteLessonDocument = new TypedDocumentString(`
+    mutation CompleteLesson($lessonId: ID!) {
+  completeLesson(lessonId: $lessonId) {
+    lessonId
+    userId
+    completedAt
+  }
+}
+    `) as unknown as TypedDocumentString<CompleteLessonMutation, CompleteLessonMutationVariables>;
 export const RecordPageViewDocument = new TypedDocumentString(`
     mutation RecordPageView($path: String!) {
   recordPageView(path: $path)
@@ -224,6 +350,7 @@ export const EventsDocument = new TypedDocumentString(`
     lessonId
     userId
     path
+    courseId
   }
 }
     `) as unknown as TypedDocumentString<EventsSubscription, EventsSubscriptionVariables>;

@@ -187,6 +187,180 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of courses, newest first (drafts only for ADMIN) */
+        get: operations["listCourses"];
+        put?: never;
+        /**
+         * ADMIN: create a draft course without lessons
+         * @description Only for ADMIN (403 `Forbidden` for other users).
+         */
+        post: operations["createCourse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/courses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One course with its lesson ids in course order (a draft only for ADMIN) */
+        get: operations["getCourse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * ADMIN: change title or summary (emits course.updated when published)
+         * @description Only for ADMIN (403 `Forbidden` for other users).
+         */
+        patch: operations["updateCourse"];
+        trace?: never;
+    };
+    "/api/v1/courses/{id}/lessons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * ADMIN: set the lessons and their order (1-500 distinct existing lessons; only published ones in a published course; emits course.updated when published)
+         * @description Only for ADMIN (403 `Forbidden` for other users).
+         */
+        put: operations["setCourseLessons"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/courses/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ADMIN: publish a draft holding at least one lesson, all published (emits course.published)
+         * @description Only for ADMIN (403 `Forbidden` for other users).
+         */
+        post: operations["publishCourse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/courses/{id}/enrollment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** The caller enrols in a published course (emits enrollment.created the first time, course.completed if every lesson is already completed) */
+        put: operations["enroll"];
+        post?: never;
+        /** The caller leaves a course; their lesson completions stay */
+        delete: operations["unenroll"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's enrollments with progress, newest first */
+        get: operations["getEnrollments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/courses/{id}/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ADMIN: a course's enrollments with progress, newest first
+         * @description Only for ADMIN (403 `Forbidden` for other users).
+         */
+        get: operations["getCourseEnrollments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The caller completes a published lesson (emits lesson.completed the first time, course.completed for each course it completes) */
+        post: operations["completeLesson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/courses/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ADMIN: a course's enrolled learners, completions and completion rate, from its counters
+         * @description Only for ADMIN (403 `Forbidden` for other users).
+         */
+        get: operations["getCourseStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/docs": {
         parameters: {
             query?: never;
@@ -822,6 +996,387 @@ export interface webhooks {
                         timestamp: string;
                         /** @description The page path that was viewed, e.g. /docs/lessons */
                         path: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the endpoint is disabled and gets no more deliveries */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received. Answer within WEBHOOK_TIMEOUT_MS (default 10 s); any other answer is retried */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried on WEBHOOK_RETRY_SCHEDULE (a Retry-After is honoured) */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "course.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * course.published
+         * @description A draft course was published (POST /api/v1/courses/{id}/publish, Mutation.publishCourse). Sent as an HTTP POST to every enabled endpoint registered for `course.published`. At least once, possibly out of order: de-duplicate with `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same id the event list and subscriptions show: de-duplicate with it (deliveries are at least once) */
+                    "webhook-id": string;
+                    /** @description When this attempt was signed, in unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` signatures (Standard Webhooks): one per secret in use, the newest first (two for 24 hours after a secret rotation). Any one that verifies makes the delivery authentic */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The event name
+                         * @constant
+                         */
+                        event: "course.published";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                         */
+                        timestamp: string;
+                        /** @description The course id (`crs_…`) */
+                        courseId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the endpoint is disabled and gets no more deliveries */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received. Answer within WEBHOOK_TIMEOUT_MS (default 10 s); any other answer is retried */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried on WEBHOOK_RETRY_SCHEDULE (a Retry-After is honoured) */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "course.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * course.updated
+         * @description A published course was changed: its title, summary or lessons (PATCH /api/v1/courses/{id}, PUT /api/v1/courses/{id}/lessons, Mutation.updateCourse, Mutation.setCourseLessons). Sent as an HTTP POST to every enabled endpoint registered for `course.updated`. At least once, possibly out of order: de-duplicate with `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same id the event list and subscriptions show: de-duplicate with it (deliveries are at least once) */
+                    "webhook-id": string;
+                    /** @description When this attempt was signed, in unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` signatures (Standard Webhooks): one per secret in use, the newest first (two for 24 hours after a secret rotation). Any one that verifies makes the delivery authentic */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The event name
+                         * @constant
+                         */
+                        event: "course.updated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                         */
+                        timestamp: string;
+                        /** @description The course id (`crs_…`) */
+                        courseId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the endpoint is disabled and gets no more deliveries */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received. Answer within WEBHOOK_TIMEOUT_MS (default 10 s); any other answer is retried */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried on WEBHOOK_RETRY_SCHEDULE (a Retry-After is honoured) */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "enrollment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * enrollment.created
+         * @description A learner enrolled in a course for the first time (PUT /api/v1/courses/{id}/enrollment, Mutation.enroll). Seen by ADMINs and that learner. Sent as an HTTP POST to every enabled endpoint registered for `enrollment.created`. At least once, possibly out of order: de-duplicate with `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same id the event list and subscriptions show: de-duplicate with it (deliveries are at least once) */
+                    "webhook-id": string;
+                    /** @description When this attempt was signed, in unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` signatures (Standard Webhooks): one per secret in use, the newest first (two for 24 hours after a secret rotation). Any one that verifies makes the delivery authentic */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The event name
+                         * @constant
+                         */
+                        event: "enrollment.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                         */
+                        timestamp: string;
+                        /** @description The course id (`crs_…`) */
+                        courseId: string;
+                        /** @description The user id (`usr_…`) */
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the endpoint is disabled and gets no more deliveries */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received. Answer within WEBHOOK_TIMEOUT_MS (default 10 s); any other answer is retried */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried on WEBHOOK_RETRY_SCHEDULE (a Retry-After is honoured) */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lesson.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * lesson.completed
+         * @description A learner completed a lesson for the first time (POST /api/v1/lessons/complete, Mutation.completeLesson). Seen by ADMINs and that learner. Sent as an HTTP POST to every enabled endpoint registered for `lesson.completed`. At least once, possibly out of order: de-duplicate with `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same id the event list and subscriptions show: de-duplicate with it (deliveries are at least once) */
+                    "webhook-id": string;
+                    /** @description When this attempt was signed, in unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` signatures (Standard Webhooks): one per secret in use, the newest first (two for 24 hours after a secret rotation). Any one that verifies makes the delivery authentic */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The event name
+                         * @constant
+                         */
+                        event: "lesson.completed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                         */
+                        timestamp: string;
+                        /** @description The lesson id (`les_…`) */
+                        lessonId: string;
+                        /** @description The user id (`usr_…`) */
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Gone: the endpoint is disabled and gets no more deliveries */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Received. Answer within WEBHOOK_TIMEOUT_MS (default 10 s); any other answer is retried */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried on WEBHOOK_RETRY_SCHEDULE (a Retry-After is honoured) */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "course.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * course.completed
+         * @description A learner enrolled in a course completed its last lesson; once per learner and course, ever. Seen by ADMINs and that learner. Sent as an HTTP POST to every enabled endpoint registered for `course.completed`. At least once, possibly out of order: de-duplicate with `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`evt_…`), the same id the event list and subscriptions show: de-duplicate with it (deliveries are at least once) */
+                    "webhook-id": string;
+                    /** @description When this attempt was signed, in unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` signatures (Standard Webhooks): one per secret in use, the newest first (two for 24 hours after a secret rotation). Any one that verifies makes the delivery authentic */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The event name
+                         * @constant
+                         */
+                        event: "course.completed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                         */
+                        timestamp: string;
+                        /** @description The course id (`crs_…`) */
+                        courseId: string;
+                        /** @description The user id (`usr_…`) */
+                        userId: string;
                     };
                 };
             };
@@ -2661,6 +3216,1632 @@ export interface operations {
             };
         };
     };
+    listCourses: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                limit?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description An ETag of an earlier answer: 304 (without a body, costing no rate-limit budget) while it is current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page `{items, nextCursor}` */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            title: string;
+                            summary: string | null;
+                            /** @enum {string} */
+                            status: "DRAFT" | "PUBLISHED";
+                            authorId: string;
+                            /** @description The lessons, in course order */
+                            lessonIds: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
+                            createdAt: string;
+                            /** @description ISO 8601 UTC; null for a draft */
+                            publishedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC
+                             */
+                            updatedAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match named the current ETag (costs no rate-limit budget) */
+            304: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCourse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request you mean: for 24 hours the same request with the same key gets the first 2xx response again (`Idempotent-Replayed: true`) and changes nothing; another request with it is 422, one while the first runs 409. Failed requests are not stored: retry them with their key */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    summary?: string | null | undefined;
+                };
+            };
+        };
+        responses: {
+            /** @description The draft */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        summary: string | null;
+                        /** @enum {string} */
+                        status: "DRAFT" | "PUBLISHED";
+                        authorId: string;
+                        /** @description The lessons, in course order */
+                        lessonIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        createdAt: string;
+                        /** @description ISO 8601 UTC; null for a draft */
+                        publishedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another method, path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCourse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: 304 (without a body, costing no rate-limit budget) while it is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A course id (`crs_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The course */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        summary: string | null;
+                        /** @enum {string} */
+                        status: "DRAFT" | "PUBLISHED";
+                        authorId: string;
+                        /** @description The lessons, in course order */
+                        lessonIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        createdAt: string;
+                        /** @description ISO 8601 UTC; null for a draft */
+                        publishedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match named the current ETag (costs no rate-limit budget) */
+            304: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCourse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read (its GET), or `*`: the change is made only if it is still current, otherwise 412 and nothing changes */
+                "If-Match"?: string;
+                /** @description 1-255 printable ASCII characters, unique per request you mean: for 24 hours the same request with the same key gets the first 2xx response again (`Idempotent-Replayed: true`) and changes nothing; another request with it is 422, one while the first runs 409. Failed requests are not stored: retry them with their key */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A course id (`crs_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string | undefined;
+                    summary?: string | null | undefined;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated course */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        summary: string | null;
+                        /** @enum {string} */
+                        status: "DRAFT" | "PUBLISHED";
+                        authorId: string;
+                        /** @description The lessons, in course order */
+                        lessonIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        createdAt: string;
+                        /** @description ISO 8601 UTC; null for a draft */
+                        publishedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition failed: the If-Match named no current version of the resource; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another method, path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setCourseLessons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read (its GET), or `*`: the change is made only if it is still current, otherwise 412 and nothing changes */
+                "If-Match"?: string;
+                /** @description 1-255 printable ASCII characters, unique per request you mean: for 24 hours the same request with the same key gets the first 2xx response again (`Idempotent-Replayed: true`) and changes nothing; another request with it is 422, one while the first runs 409. Failed requests are not stored: retry them with their key */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A course id (`crs_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lessonIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The course */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        summary: string | null;
+                        /** @enum {string} */
+                        status: "DRAFT" | "PUBLISHED";
+                        authorId: string;
+                        /** @description The lessons, in course order */
+                        lessonIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        createdAt: string;
+                        /** @description ISO 8601 UTC; null for a draft */
+                        publishedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition failed: the If-Match named no current version of the resource; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another method, path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishCourse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the resource as last read (its GET), or `*`: the change is made only if it is still current, otherwise 412 and nothing changes */
+                "If-Match"?: string;
+                /** @description 1-255 printable ASCII characters, unique per request you mean: for 24 hours the same request with the same key gets the first 2xx response again (`Idempotent-Replayed: true`) and changes nothing; another request with it is 422, one while the first runs 409. Failed requests are not stored: retry them with their key */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A course id (`crs_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published course */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        summary: string | null;
+                        /** @enum {string} */
+                        status: "DRAFT" | "PUBLISHED";
+                        authorId: string;
+                        /** @description The lessons, in course order */
+                        lessonIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        createdAt: string;
+                        /** @description ISO 8601 UTC; null for a draft */
+                        publishedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition failed: the If-Match named no current version of the resource; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another method, path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enroll: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request you mean: for 24 hours the same request with the same key gets the first 2xx response again (`Idempotent-Replayed: true`) and changes nothing; another request with it is 422, one while the first runs 409. Failed requests are not stored: retry them with their key */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A course id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Already enrolled: the same enrollment (nothing changed) */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        courseId: string;
+                        userId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC: the latest time the learner enrolled
+                         */
+                        enrolledAt: string;
+                        /** @description ISO 8601 UTC: when the learner completed the course (final); null until then */
+                        completedAt: string | null;
+                        progress: {
+                            /** @description How many of the course's lessons the learner has completed (whenever) */
+                            completed: number;
+                            /** @description How many lessons the course has now */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Enrolled now: the enrollment */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        courseId: string;
+                        userId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC: the latest time the learner enrolled
+                         */
+                        enrolledAt: string;
+                        /** @description ISO 8601 UTC: when the learner completed the course (final); null until then */
+                        completedAt: string | null;
+                        progress: {
+                            /** @description How many of the course's lessons the learner has completed (whenever) */
+                            completed: number;
+                            /** @description How many lessons the course has now */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another method, path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unenroll: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request you mean: for 24 hours the same request with the same key gets the first 2xx response again (`Idempotent-Replayed: true`) and changes nothing; another request with it is 422, one while the first runs 409. Failed requests are not stored: retry them with their key */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A course id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left the course */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another method, path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEnrollments: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                limit?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description An ETag of an earlier answer: 304 (without a body, costing no rate-limit budget) while it is current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page `{items, nextCursor}` */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            courseId: string;
+                            userId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC: the latest time the learner enrolled
+                             */
+                            enrolledAt: string;
+                            /** @description ISO 8601 UTC: when the learner completed the course (final); null until then */
+                            completedAt: string | null;
+                            progress: {
+                                /** @description How many of the course's lessons the learner has completed (whenever) */
+                                completed: number;
+                                /** @description How many lessons the course has now */
+                                total: number;
+                            };
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match named the current ETag (costs no rate-limit budget) */
+            304: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCourseEnrollments: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                limit?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: {
+                /** @description An ETag of an earlier answer: 304 (without a body, costing no rate-limit budget) while it is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A course id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page `{items, nextCursor}` */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            courseId: string;
+                            userId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC: the latest time the learner enrolled
+                             */
+                            enrolledAt: string;
+                            /** @description ISO 8601 UTC: when the learner completed the course (final); null until then */
+                            completedAt: string | null;
+                            progress: {
+                                /** @description How many of the course's lessons the learner has completed (whenever) */
+                                completed: number;
+                                /** @description How many lessons the course has now */
+                                total: number;
+                            };
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match named the current ETag (costs no rate-limit budget) */
+            304: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeLesson: {
+        parameters: {
+            query: {
+                /** @description A lesson id */
+                id: string;
+            };
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request you mean: for 24 hours the same request with the same key gets the first 2xx response again (`Idempotent-Replayed: true`) and changes nothing; another request with it is 422, one while the first runs 409. Failed requests are not stored: retry them with their key */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The completion (the first one when completed before) */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lessonId: string;
+                        userId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC: the first completion
+                         */
+                        completedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request (another method, path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCourseStats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag of an earlier answer: 304 (without a body, costing no rate-limit budget) while it is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A course id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stats; lessons in course order */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Learners enrolled now */
+                        enrolled: number;
+                        /** @description Of them, those whose enrollment is completed */
+                        completed: number;
+                        /** @description completed ÷ enrolled; 0 when nobody is enrolled */
+                        completionRate: number;
+                        /** @description The course's lessons, in course order */
+                        lessons: {
+                            lessonId: string;
+                            /** @description Enrolled learners who completed it */
+                            completed: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match named the current ETag (costs no rate-limit budget) */
+            304: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listDocs: {
         parameters: {
             query?: never;
@@ -3060,7 +5241,7 @@ export interface operations {
                     /** @description Absolute http(s) URL without credentials; private and loopback targets are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS */
                     url: string;
                     /** @description The events this endpoint receives */
-                    events: ("user.created" | "user.updated" | "lesson.published" | "lesson.updated" | "analytics.hit")[];
+                    events: ("user.created" | "user.updated" | "lesson.published" | "lesson.updated" | "analytics.hit" | "course.published" | "course.updated" | "enrollment.created" | "lesson.completed" | "course.completed")[];
                     description?: string | null | undefined;
                 };
             };
@@ -3461,7 +5642,7 @@ export interface operations {
                     /** @description Absolute http(s) URL without credentials; private and loopback targets are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS */
                     url?: string | undefined;
                     /** @description The events this endpoint receives */
-                    events?: ("user.created" | "user.updated" | "lesson.published" | "lesson.updated" | "analytics.hit")[] | undefined;
+                    events?: ("user.created" | "user.updated" | "lesson.published" | "lesson.updated" | "analytics.hit" | "course.published" | "course.updated" | "enrollment.created" | "lesson.completed" | "course.completed")[] | undefined;
                     description?: string | null | undefined;
                     /** @description true re-enables a disabled endpoint and clears disabledReason and failingSince */
                     enabled?: boolean | undefined;
@@ -4769,7 +6950,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated event names (user.created, user.updated, lesson.published, lesson.updated, analytics.hit); absent means all */
+                /** @description Comma-separated event names (user.created, user.updated, lesson.published, lesson.updated, analytics.hit, course.published, course.updated, enrollment.created, lesson.completed, course.completed); absent means all */
                 types?: string;
                 /** @description An event id (`evt_…`): only the events after it in commit order (exclusive). Pass `nextCursor` here for the next page */
                 after?: string;
@@ -4875,6 +7056,87 @@ export interface operations {
                             path: string;
                             /** @description The event id (`evt_…`), the same one webhooks send as `webhook-id` */
                             id: string;
+                        } | {
+                            /**
+                             * @description The event name
+                             * @constant
+                             */
+                            event: "course.published";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                             */
+                            timestamp: string;
+                            /** @description The course id (`crs_…`) */
+                            courseId: string;
+                            /** @description The event id (`evt_…`), the same one webhooks send as `webhook-id` */
+                            id: string;
+                        } | {
+                            /**
+                             * @description The event name
+                             * @constant
+                             */
+                            event: "course.updated";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                             */
+                            timestamp: string;
+                            /** @description The course id (`crs_…`) */
+                            courseId: string;
+                            /** @description The event id (`evt_…`), the same one webhooks send as `webhook-id` */
+                            id: string;
+                        } | {
+                            /**
+                             * @description The event name
+                             * @constant
+                             */
+                            event: "enrollment.created";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                             */
+                            timestamp: string;
+                            /** @description The course id (`crs_…`) */
+                            courseId: string;
+                            /** @description The user id (`usr_…`) */
+                            userId: string;
+                            /** @description The event id (`evt_…`), the same one webhooks send as `webhook-id` */
+                            id: string;
+                        } | {
+                            /**
+                             * @description The event name
+                             * @constant
+                             */
+                            event: "lesson.completed";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                             */
+                            timestamp: string;
+                            /** @description The lesson id (`les_…`) */
+                            lessonId: string;
+                            /** @description The user id (`usr_…`) */
+                            userId: string;
+                            /** @description The event id (`evt_…`), the same one webhooks send as `webhook-id` */
+                            id: string;
+                        } | {
+                            /**
+                             * @description The event name
+                             * @constant
+                             */
+                            event: "course.completed";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened: ISO 8601 UTC with milliseconds and Z
+                             */
+                            timestamp: string;
+                            /** @description The course id (`crs_…`) */
+                            courseId: string;
+                            /** @description The user id (`usr_…`) */
+                            userId: string;
+                            /** @description The event id (`evt_…`), the same one webhooks send as `webhook-id` */
+                            id: string;
                         })[];
                         /** @description The last item's id when there are more events after it; null on the last page */
                         nextCursor: string | null;
@@ -4974,7 +7236,7 @@ export interface operations {
                     "application/json": {
                         items: {
                             /** @enum {string} */
-                            name: "user.created" | "user.updated" | "lesson.published" | "lesson.updated" | "analytics.hit";
+                            name: "user.created" | "user.updated" | "lesson.published" | "lesson.updated" | "analytics.hit" | "course.published" | "course.updated" | "enrollment.created" | "lesson.completed" | "course.completed";
                             description: string;
                             /** @description The JSON Schema (2020-12) of the payload */
                             schema: {

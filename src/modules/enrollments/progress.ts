@@ -18,6 +18,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { ownedBy } from '../events/audience.js';
 import type { Record } from '../events/write.js';
+import { progressOfEnrollment } from './reads.js';
 
 /** The first key of the learners' advisory locks ("lslearn"); the second is the user id's hash. */
 const LEARNER_LOCK = 0x6c736c65;
@@ -53,10 +54,8 @@ export async function countLearnerIn(tx: Prisma.TransactionClient, courseId: str
 /** The learner's progress in a course: their completed lessons of it, and its lessons. */
 export async function progressOf(tx: Prisma.TransactionClient, courseId: string, userId: string) {
   const [progress] = await tx.$queryRaw<{ completed: number; total: number }[]>`
-    SELECT count(lc."lessonId")::int AS completed, count(*)::int AS total
-    FROM "CourseLesson" cl
-    LEFT JOIN "LessonCompletion" lc ON lc."userId" = ${userId} AND lc."lessonId" = cl."lessonId"
-    WHERE cl."courseId" = ${courseId}`;
+    SELECT p.completed, p.total FROM (SELECT ${courseId}::text AS "courseId", ${userId}::text AS "userId") AS e
+    CROSS JOIN LATERAL (${progressOfEnrollment}) AS p`;
   return progress!;
 }
 
