@@ -189,4 +189,58 @@ describe('batching', () => {
       expect(twenty.filter((q) => /"CourseLesson"/.test(q))).toHaveLength(2);
     }
   });
+
+  it("with the viewer's enrollments and completions, and a user's enrollments, still the same SQL statements for 20 courses as for 2", async () => {
+    const made: Course[] = [];
+    for (let i = 0; i < 20; i++) {
+      const course = await courses.create(ada, { title: `Enrolled ${i}` });
+      await courses.setLessons(ada, course.id, [lessons[i % 5]!.id, lessons[(i + 1) % 5]!.id, lessons[(i + 2) % 5]!.id]);
+      made.push(await courses.publish(ada, course.id));
+    }
+    // Grace enrols in every one of them and completes two of the five lessons: her progress differs from course to course.
+    const graceId = (await api.get('/api/v1/user/me', { token: grace })).body.id as string;
+    for (const course of made) expect((await courses.put(`/api/v1/courses/${course.id}/enrollment`, undefined, grace)).status).toBe(201);
+    const done = new Set([lessons[0]!.id, lessons[1]!.id]);
+    for (const id of done) expect((await api.post(`/api/v1/lessons/complete?id=${id}`, undefined, { token: grace })).status).toBe(200);
+    const byId = new Map(made.map((c) => [c.id, c]));
+    const completedOf = (course: Course) => course.lessonIds.filter((id) => done.has(id)).length;
+
+    const query = `query ($n: Int, $user: ID!) {
+      courses(first: $n) { edges { node { id author { name } lessonIds
+        viewerEnrollment { courseId completedAt progress { completed total } }
+        lessons(first: 10) { edges { node { id author { id } viewerCompletedAt } } } } } }
+      user(id: $user) { enrollments(first: $n) { edges { node { courseId completedAt progress { completed total } course { id title lessonIds } } } } } }`;
+    const dataQueries = () => server.queries.filter((q) => /"(Lesson|Session|User|Course|CourseLesson|Enrollment|LessonCompletion|CourseStats)"/.test(q));
+    interface Node { id: string; lessonIds: string[]; viewerEnrollment: { courseId: string; completedAt: string | null; progress: { completed: number; total: number } } | null; lessons: { edges: { node: { id: string; viewerCompletedAt: string | null } }[] } }
+    interface UserEnrollment { courseId: string; completedAt: string | null; progress: { completed: number; total: number }; course: { id: string; lessonIds: string[] } }
+    const statementsFor = async (n: number, token: string) => {
+      server.queries.length = 0;
+      const data = dataOf(await gql(query, { n, user: graceId }, token));
+      const nodes = (data.courses.edges as { node: Node }[]).map((e) => e.node);
+      const viewerIsGrace = token === grace;
+      expect(nodes.map((c) => c.id)).toEqual([...made].reverse().slice(0, n).map((c) => c.id));
+      for (const node of nodes) {
+        expect(node.viewerEnrollment).toEqual(viewerIsGrace ? { courseId: node.id, completedAt: null, progress: { completed: completedOf(byId.get(node.id)!), total: 3 } } : null);
+        expect(node.lessons.edges.map((e) => e.node.id)).toEqual(node.lessonIds);
+        for (const { node: lesson } of node.lessons.edges) expect(lesson.viewerCompletedAt !== null).toBe(viewerIsGrace && done.has(lesson.id));
+      }
+      const enrollments = (data.user.enrollments.edges as { node: UserEnrollment }[]).map((e) => e.node);
+      expect(enrollments).toHaveLength(n);
+      for (const e of enrollments) {
+        expect(e.course.id).toBe(e.courseId);
+        expect(e.progress).toEqual({ completed: completedOf(byId.get(e.courseId)!), total: 3 });
+      }
+      return dataQueries();
+    };
+    // Grace reading her own; an ADMIN reading hers (no enrollment and no completion of the ADMIN's own).
+    for (const token of [grace, ada]) {
+      const two = await statementsFor(2, token);
+      const twenty = await statementsFor(20, token);
+      expect(twenty.length, twenty.join('\n')).toBe(two.length);
+      // The caller, the user, the page of courses, their authors, lesson ids and lessons, the lessons'
+      // authors, the viewer's enrollments and completions, the user's enrollments and their courses.
+      expect(twenty.length, twenty.join('\n')).toBeLessThanOrEqual(11);
+      expect(twenty.filter((q) => /"(Enrollment|LessonCompletion)"/.test(q)).length, twenty.join('\n')).toBe(3);
+    }
+  });
 });

@@ -117,14 +117,20 @@ export function createEnrollmentService({ db, write }: { db: Db; write: Write })
           JOIN "Enrollment" e ON e."courseId" = cl."courseId" AND e."userId" = ${userId} AND e."leftAt" IS NULL
           JOIN "Course" c ON c.id = cl."courseId"
           WHERE cl."lessonId" = ${id} ORDER BY cl."courseId"`;
+        const completes: string[] = [];
         for (const course of holding) {
-          await tx.$executeRaw`UPDATE "CourseLesson" SET completed = completed + 1 WHERE "courseId" = ${course.courseId} AND "lessonId" = ${id}`;
           if (course.completedAt || course.status !== 'PUBLISHED') continue;
           const progress = await progressOf(tx, course.courseId, userId);
           if (progress.completed < progress.total) continue;
           await tx.enrollment.update({ where: { courseId_userId: { courseId: course.courseId, userId } }, data: { completedAt: now } });
-          await bumpStats(tx, course.courseId, 0, 1);
           await record('course.completed', { courseId: course.courseId, userId }, ownedBy(userId));
+          completes.push(course.courseId);
+        }
+        // The counters last: every learner completing this lesson waits for its counter row, so
+        // it is locked for the fewest statements before the commit (in course order, lesson first).
+        for (const course of holding) {
+          await tx.$executeRaw`UPDATE "CourseLesson" SET completed = completed + 1 WHERE "courseId" = ${course.courseId} AND "lessonId" = ${id}`;
+          if (completes.includes(course.courseId)) await bumpStats(tx, course.courseId, 0, 1);
         }
         return inserted;
       });
