@@ -1,6 +1,7 @@
 // The console's Courses view and the course events in its live feed, in a real browser (Debian's
-// Chromium driven by playwright-core) against the real service: on a fresh start the view says
-// there is no course yet and how to create one; then, while ada watches, a course is created,
+// Chromium driven by playwright-core) against the real service: on a fresh start it shows the demo
+// course with its learners' figures and its completion chart; on a start without the demo data it
+// says there is no course yet and how to create one; then, while ada watches, a course is created,
 // published and renamed over REST and a learner enrols and completes it: the live feed shows the
 // five course events with their course, lesson and learner, and the view (refreshed) shows the
 // course published with enrolled 1, completed 1, 100 %, one completion today in its chart and each
@@ -15,7 +16,7 @@ import { watchPage } from './support/browser.js';
 import { browserTest } from './support/fixtures.js';
 import type { Client } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
-import type { TestServer } from './support/server.js';
+import { sql, startTestServer, type TestServer } from './support/server.js';
 
 const ARTIFACTS = 'test-results';
 /** How long the UI may take to show what the server did on a busy 2-core machine. */
@@ -50,17 +51,17 @@ async function watchedPage(width = 1280): Promise<{ context: BrowserContext; pag
 /** The event stream's request, closed by the console itself when the page closes. */
 const STREAM_CLOSED = /^request failed: \S+\/graphql net::ERR_ABORTED/;
 
-function expectClean(requests: string[], problems: string[]) {
+function expectClean(requests: string[], problems: string[], own = origin) {
   expect(requests.length).toBeGreaterThan(0);
-  expect(requests.filter((url) => !['blob:', 'data:'].includes(new URL(url).protocol) && new URL(url).origin !== origin)).toEqual([]);
+  expect(requests.filter((url) => !['blob:', 'data:'].includes(new URL(url).protocol) && new URL(url).origin !== own)).toEqual([]);
   expect(problems.filter((problem) => !STREAM_CLOSED.test(problem))).toEqual([]);
 }
 
-/** Opens the console and signs in as ada; resolves once the live feed is connected. */
-async function openConsole(page: Page) {
-  await page.goto(`${server.url}/console`);
-  await page.getByLabel('E-mail').fill(ada.email);
-  await page.getByLabel('Password').fill(ada.password);
+/** Opens the console and signs in (as ada unless told); resolves once the live feed is connected. */
+async function openConsole(page: Page, { url = server.url, account = ada }: { url?: string; account?: { email: string; password: string } } = {}) {
+  await page.goto(`${url}/console`);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.locator('.feed .badge', { hasText: 'live' }).waitFor({ timeout: UI_TIMEOUT_MS });
 }
@@ -80,20 +81,63 @@ const ok = async (reply: Promise<{ status: number; text: string }>, status = 200
 };
 
 describe('the Courses view', () => {
-  it('on a fresh start, says there is no course yet and how to create one', async () => {
-    const { token } = await api.loginAs('ada');
-    // The demo data has no course: the view's empty state is what an ADMIN sees first.
-    expect((await api.get('/api/v1/courses', { token })).body).toEqual({ items: [], nextCursor: null });
+  it('on a fresh start, shows the demo course: its learners, completion rate, chart and lessons', async () => {
     const { context, page, requests, problems } = await watchedPage();
     try {
       await openConsole(page);
       const courses = coursesSection(page);
-      await courses.getByText('No courses yet.').waitFor({ timeout: UI_TIMEOUT_MS });
-      await expect(courses.innerText()).resolves.toMatch(/POST \/api\/v1\/courses[\s\S]*PUT \/api\/v1\/courses\/\{id\}\/lessons[\s\S]*POST \/api\/v1\/courses\/\{id\}\/publish/);
-      expect(await courses.getByRole('link', { name: 'the API reference' }).getAttribute('href')).toBe('/reference#tag/courses');
+      const row = courses.locator('tbody tr', { has: page.getByRole('button', { name: 'Foundations of computing' }) });
+      await row.waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await courses.getByRole('table', { name: 'Courses' }).locator('tbody tr').count()).toBe(1);
+      expect(await row.locator('td[data-label="Status"]').innerText()).toBe('published');
+      expect(await row.locator('td[data-label="Lessons"]').innerText()).toBe('4');
+      expect(await row.locator('td[data-label="Enrolled"]').innerText()).toBe('2');
+      expect(await row.locator('td[data-label="Completed"]').innerText()).toBe('1');
+      expect(await row.locator('td[data-label="Completion rate"]').innerText()).toMatch(/^50\s%$/);
+
+      // Shown below at first, the only course: Alan's completion within the last day (today or
+      // yesterday, UTC), and each lesson completed by the enrolled learners who did it.
+      const detail = courses.getByRole('region', { name: 'Foundations of computing' });
+      await detail.locator('.completion-chart canvas').waitFor({ timeout: UI_TIMEOUT_MS });
+      const bars = await completionBars(page);
+      expect(bars).toHaveLength(30);
+      expect(bars.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(bars.slice(-2).reduce((a, b) => a + b, 0)).toBe(1);
+      await expect(detail.innerText()).resolves.toMatch(/1 completion in the last 30 days, by day/);
+      const lessons = detail.getByRole('table', { name: 'Lessons of the course' }).locator('tbody tr');
+      const expected = [['What is an algorithm?', 2], ['Notes on the Analytical Engine', 1], ['Compilers, briefly', 1], ['Computable numbers', 1]] as const;
+      expect(await lessons.count()).toBe(expected.length);
+      for (const [i, [title, completed]] of expected.entries()) {
+        await expect(lessons.nth(i).innerText()).resolves.toMatch(new RegExp(`${title.replace('?', '\\?')}[\\s\\S]*${completed} of 2 enrolled`));
+      }
+      await screenshot(courses, 'console-courses-demo');
       expectClean(requests, problems);
     } finally {
       await context.close();
+    }
+  });
+
+  it('without the demo data, says there is no course yet and how to create one', async () => {
+    const empty = await startTestServer({ env: { ...NO_RATE_LIMITS, SEED: 'never' } });
+    const { context, page, requests, problems } = await watchedPage();
+    try {
+      // An ADMIN of its own: the demo accounts are not there either.
+      const admin = { email: 'admin@example.com', password: 'an-admin-password' };
+      const registered = await fetch(`${empty.url}/api/auth/register`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...admin, name: 'Admin' }),
+      });
+      expect(registered.status).toBe(201);
+      await sql(empty, `UPDATE "User" SET role = 'ADMIN' WHERE email = $1`, [admin.email]);
+
+      await openConsole(page, { url: empty.url, account: admin });
+      const courses = coursesSection(page);
+      await courses.getByText('No courses yet.').waitFor({ timeout: UI_TIMEOUT_MS });
+      await expect(courses.innerText()).resolves.toMatch(/POST \/api\/v1\/courses[\s\S]*PUT \/api\/v1\/courses\/\{id\}\/lessons[\s\S]*POST \/api\/v1\/courses\/\{id\}\/publish/);
+      expect(await courses.getByRole('link', { name: 'the API reference' }).getAttribute('href')).toBe('/reference#tag/courses');
+      expectClean(requests, problems, new URL(empty.url).origin);
+    } finally {
+      await context.close();
+      await empty.stop();
     }
   });
 

@@ -101,8 +101,9 @@ describe('queries', () => {
 
     const type = await gql('{ __type(name: "User") { fields { name } } }');
     const fields = (type.body.data.__type.fields as { name: string }[]).map((f) => f.name).sort();
-    // `lessons` is the user's published lessons (see 'lists'), not a private field.
-    expect(fields).toEqual(['id', 'joined', 'lessons', 'name']);
+    // `lessons` is the user's published lessons (see 'lists'), not a private field; `enrollments`
+    // answers only the user themself or an ADMIN (FORBIDDEN otherwise: enrollments-graphql).
+    expect(fields).toEqual(['enrollments', 'id', 'joined', 'lessons', 'name']);
 
     const asksEmail = await gql('query ($id: ID!) { user(id: $id) { email } }', { id: me.id });
     expect(asksEmail.body.data).toBeUndefined();

@@ -75,7 +75,9 @@ const DAY = 24 * HOUR;
 /**
  * The demo data has something for every chart on a fresh start: page views in each 5 minutes of
  * the last hour, each hour of the last day and each day of the last 14 (relative to when it was
- * seeded, none in the future); and a published lesson series, its parts in order.
+ * seeded, none in the future); a published lesson series, its parts in order; and the series as a
+ * published course whose counters equal the counts over its rows, with its events dated over the
+ * last week (inside the default event retention) in id order, the order the relay positions them.
  */
 async function expectFreshDemoData(dataDir: string, databaseUrl: string | undefined, startedAt: number): Promise<void> {
   const db = await openDatabase(loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
@@ -94,6 +96,37 @@ async function expectFreshDemoData(dataDir: string, databaseUrl: string | undefi
     expect(series.length).toBeGreaterThanOrEqual(2);
     series.forEach((lesson, i) => expect(lesson.body).toMatch(new RegExp(`^Foundations of computing, part ${i + 1} of ${series.length}\\.`)));
     expect(series.at(-1)!.publishedAt!.getTime()).toBeGreaterThan(seededAt - 14 * DAY);
+
+    const course = await db.prisma.course.findFirstOrThrow({
+      include: { stats: true, enrollments: true, lessons: { orderBy: { position: 'asc' }, include: { lesson: { select: { body: true } } } } },
+    });
+    expect(course).toMatchObject({ title: 'Foundations of computing', status: 'PUBLISHED' });
+    expect(course.lessons.map((l) => l.lesson.body.split('.')[0])).toEqual(series.map((l) => l.body.split('.')[0]));
+    const completions = await db.prisma.lessonCompletion.findMany();
+    const enrolled = course.enrollments.filter((e) => e.leftAt === null);
+    for (const l of course.lessons) {
+      expect(l.completed).toBe(enrolled.filter((e) => completions.some((c) => c.userId === e.userId && c.lessonId === l.lessonId)).length);
+    }
+    expect(course.stats).toMatchObject({ enrolled: enrolled.length, completed: enrolled.filter((e) => e.completedAt).length });
+    expect(course.stats).toMatchObject({ enrolled: 2, completed: 1 });
+
+    // By id: the relay positions events in id order (the server may have stopped before it did).
+    const events = await db.prisma.event.findMany({ where: { type: { not: 'analytics.hit' } }, orderBy: { id: 'asc' } });
+    expect(events.length).toBe(1 + enrolled.length + completions.length + 1);
+    const times = events.map((e) => e.createdAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times[0]!).toBeGreaterThan(seededAt - 7 * DAY);
+    expect(times.at(-1)!).toBeLessThan(seededAt);
+    for (const e of events) {
+      const payload = e.payload as { event: string; timestamp: string; userId?: string };
+      expect(payload).toMatchObject({ event: e.type, timestamp: e.createdAt.toISOString() });
+      // About one learner: theirs (and ADMINs') to see; the publication: everyone's.
+      expect(e.ownerId).toBe(payload.userId ?? null);
+      expect(e.adminOnly).toBe(false);
+    }
+    const completed = events.filter((e) => e.type === 'course.completed');
+    expect(completed).toHaveLength(1);
+    expect(course.enrollments.find((e) => e.completedAt)!.completedAt).toEqual(completed[0]!.createdAt);
   } finally {
     await db.close();
   }
@@ -121,7 +154,12 @@ describe.each(DATABASES)('seeding on %s', (kind: DatabaseKind) => {
     const counts = async () => {
       const db = await openDatabase(loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }));
       try {
-        return { users: await db.prisma.user.count(), lessons: await db.prisma.lesson.count(), docs: await db.prisma.docPage.count() };
+        const { prisma } = db;
+        return {
+          users: await prisma.user.count(), lessons: await prisma.lesson.count(), docs: await prisma.docPage.count(),
+          courses: await prisma.course.count(), enrollments: await prisma.enrollment.count(), completions: await prisma.lessonCompletion.count(),
+          events: await prisma.event.count({ where: { type: { not: 'analytics.hit' } } }),
+        };
       } finally {
         await db.close();
       }
@@ -135,6 +173,7 @@ describe.each(DATABASES)('seeding on %s', (kind: DatabaseKind) => {
     expect(seeded.users).toBeGreaterThanOrEqual(3);
     expect(seeded.lessons).toBeGreaterThanOrEqual(2);
     expect(seeded.docs).toBeGreaterThanOrEqual(1);
+    expect(seeded).toMatchObject({ courses: 1, enrollments: 2, completions: 5, events: 9 });
     await expectFreshDemoData(dataDir, databaseUrl, startedAt);
 
     const second = await startTestServer({ kind, reuse });

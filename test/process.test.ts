@@ -7,7 +7,7 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBanner } from '../src/banner.js';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
-import { client } from './support/http.js';
+import { client, type Client } from './support/http.js';
 import { processPool, TEST_JWT_SECRET as SECRET, type Child } from './support/process.js';
 import { createPgDatabase } from './support/server.js';
 import { freePort, waitFor } from './support/wait.js';
@@ -25,6 +25,39 @@ const { spawn: spawnService, logLines, tempDir } = pool;
 /** Waits for the "listening" log line and returns its url (fails if the process exits first). */
 const listeningUrl = (child: Child): Promise<string> => pool.listeningUrl(child, START_DEADLINE_MS);
 
+
+/**
+ * The demo course, as ada and its two learners see it on a fresh start: the published series in
+ * order, Grace enrolled with one lesson of four done, Alan enrolled and done, the stats counting
+ * them, and the course's events in the list, each learner's only to that learner (and ADMINs).
+ */
+async function expectDemoCourse(api: Client): Promise<void> {
+  const [ada, grace, alan] = (await Promise.all((['ada', 'grace', 'alan'] as const).map((who) => api.loginAs(who)))).map((s) => s.token as string) as [string, string, string];
+  const courses = (await api.get('/api/v1/courses', { token: grace })).body as { items: { id: string; title: string; status: string; lessonIds: string[] }[] };
+  expect(courses.items.map((c) => [c.title, c.status, c.lessonIds.length])).toEqual([['Foundations of computing', 'PUBLISHED', 4]]);
+  const { id, lessonIds } = courses.items[0]!;
+  const titles = await Promise.all(lessonIds.map(async (lesson) => (await api.get(`/api/v1/lessons?id=${lesson}`, { token: grace })).body.title as string));
+  expect(titles).toEqual(['What is an algorithm?', 'Notes on the Analytical Engine', 'Compilers, briefly', 'Computable numbers']);
+  expect((await api.get(`/api/v1/courses/${id}/stats`, { token: ada })).body).toEqual({
+    enrolled: 2, completed: 1, completionRate: 0.5,
+    lessons: lessonIds.map((lessonId, i) => ({ lessonId, completed: i === 0 ? 2 : 1 })),
+  });
+  const mine = async (token: string) => ((await api.get('/api/v1/enrollments', { token })).body as { items: Record<string, unknown>[] }).items;
+  expect(await mine(grace)).toMatchObject([{ courseId: id, completedAt: null, progress: { completed: 1, total: 4 } }]);
+  expect(await mine(alan)).toMatchObject([{ courseId: id, completedAt: expect.any(String), progress: { completed: 4, total: 4 } }]);
+
+  const events = async (token: string) =>
+    ((await api.get('/api/v1/events?types=course.published,enrollment.created,lesson.completed,course.completed', { token })).body as { items: { event: string; userId?: string }[] }).items;
+  const all = await events(ada);
+  expect(all.map((e) => e.event).sort()).toEqual([
+    'course.completed', 'course.published', 'enrollment.created', 'enrollment.created',
+    'lesson.completed', 'lesson.completed', 'lesson.completed', 'lesson.completed', 'lesson.completed',
+  ]);
+  const graceId = (await api.get('/api/v1/user/me', { token: grace })).body.id as string;
+  expect((await events(grace)).map((e) => [e.event, e.userId])).toEqual([
+    ['lesson.completed', graceId], ['course.published', undefined], ['enrollment.created', graceId],
+  ]);
+}
 
 function stderrLines(child: Child): string[] {
   return child.stderr().split('\n').filter(Boolean);
@@ -253,6 +286,7 @@ describe('a first start', () => {
       await api.loginAs('ada');
       // The fortnight of page views the charts show.
       expect((await api.get('/api/analytics/views')).body.total).toBeGreaterThan(1_000);
+      await expectDemoCourse(api);
     } finally {
       seeded.proc.kill('SIGTERM');
     }
@@ -282,7 +316,7 @@ describe('a first start', () => {
       expect(messages.indexOf('migrations applied')).toBeGreaterThanOrEqual(0);
       expect(messages.indexOf('seeded demo data')).toBeGreaterThan(messages.indexOf('migrations applied'));
       expect(messages.indexOf('seeded demo data')).toBeLessThan(messages.indexOf('listening'));
-      await api.loginAs('grace');
+      await expectDemoCourse(api);
       total = (await api.get('/api/analytics/views')).body.total as number;
       expect(total).toBeGreaterThan(1_000);
     } finally {

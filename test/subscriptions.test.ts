@@ -221,9 +221,9 @@ describe('Subscription.events on PostgreSQL', () => {
       const received = sub.events.slice(sub.events.indexOf(probe) + 1);
       const ours = received.filter((e) => !e.path?.startsWith('/probe/'));
       expect(ours).toEqual([
-        { id: expect.stringMatching(/^evt_/), event: 'analytics.hit', timestamp: expect.stringMatching(ISO_MS_Z), lessonId: null, userId: null, path },
-        { id: expect.stringMatching(/^evt_/), event: 'user.updated', timestamp: expect.stringMatching(ISO_MS_Z), lessonId: null, userId: h.adaId, path: null },
-        { id: expect.stringMatching(/^evt_/), event: 'lesson.published', timestamp: expect.stringMatching(ISO_MS_Z), lessonId, userId: null, path: null },
+        { id: expect.stringMatching(/^evt_/), event: 'analytics.hit', timestamp: expect.stringMatching(ISO_MS_Z), lessonId: null, userId: null, path, courseId: null },
+        { id: expect.stringMatching(/^evt_/), event: 'user.updated', timestamp: expect.stringMatching(ISO_MS_Z), lessonId: null, userId: h.adaId, path: null, courseId: null },
+        { id: expect.stringMatching(/^evt_/), event: 'lesson.published', timestamp: expect.stringMatching(ISO_MS_Z), lessonId, userId: null, path: null, courseId: null },
       ]);
       // Exactly the stored events, in position (commit) order: same ids, same payloads.
       const stored = await storedAfter(h.server, probe.id);

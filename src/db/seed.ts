@@ -1,10 +1,12 @@
 // Demo data, written only into an empty database outside production: the demo accounts, a
-// published lesson series and a draft, the docs pages, and page views over the last hour, day and
-// fortnight (relative to now), so every chart and list has something to show on a fresh start.
+// published lesson series and a draft, the series as a published course with two learners in it
+// (seed-course.ts), the docs pages, and page views over the last hour, day and fortnight (relative
+// to now), so every chart and list has something to show on a fresh start.
 import type { Db } from './client.js';
 import { newId } from '../ids.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 import { DOC_PAGES } from '../modules/docs/links.js';
+import { seedDemoCourse } from './seed-course.js';
 
 export const DEMO_ACCOUNTS = [
   { email: 'ada@example.com', password: 'lovelace-1815', name: 'Ada Lovelace', role: 'ADMIN', tier: 'PRO' },
@@ -69,25 +71,30 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
       id: newId('usr'), email: a.email, name: a.name, role: a.role, tier: a.tier, passwordHash: await hashPassword(a.password),
     })),
   );
-  const ada = users[0]!.id;
+  const [ada, grace, alan] = users.map((u) => u.id) as [string, string, string];
   const now = Date.now();
   // One part every three days, the last one published yesterday.
   const writtenAt = (part: number) => now - (LESSONS.length - 1 - part) * 3 * DAY - DAY - 2 * HOUR;
-  await db.$transaction([
-    db.user.createMany({ data: users }),
-    db.lesson.createMany({
-      data: LESSONS.map((l, i) => ({
-        id: newId('les'), ...l, authorId: ada, status: 'PUBLISHED' as const,
-        createdAt: new Date(writtenAt(i)), publishedAt: new Date(writtenAt(i) + HOUR),
-      })),
-    }),
-    db.lesson.create({
+  const series = LESSONS.map((l, i) => ({
+    id: newId('les'), ...l, authorId: ada, status: 'PUBLISHED' as const,
+    createdAt: new Date(writtenAt(i)), publishedAt: new Date(writtenAt(i) + HOUR),
+  }));
+  // One transaction: an empty database is seeded whole or not at all (a half-seeded one has users,
+  // so it would never be seeded again).
+  await db.$transaction(async (tx) => {
+    await tx.user.createMany({ data: users });
+    await tx.lesson.createMany({ data: series });
+    await tx.lesson.create({
       data: { id: newId('les'), title: 'Draft: Lambda calculus', summary: null, body: 'Work in progress.', authorId: ada },
-    }),
-    db.docPage.createMany({ data: DOCS.map((d) => ({ id: newId('doc'), ...d })) }),
-    db.pageView.createMany({
+    });
+    await seedDemoCourse(tx, {
+      authorId: ada, title: SERIES, summary: 'The series, in order: from algorithms to computable numbers.',
+      lessons: series, learners: { grace, alan }, now,
+    });
+    await tx.docPage.createMany({ data: DOCS.map((d) => ({ id: newId('doc'), ...d })) });
+    await tx.pageView.createMany({
       data: demoViewTimes(now).map((at, i) => ({ path: VIEWED_PATHS[i % VIEWED_PATHS.length]!, at: new Date(at) })),
-    }),
-  ]);
+    });
+  });
   return true;
 }
