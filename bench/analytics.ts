@@ -27,9 +27,8 @@ import { newId } from '../src/ids.js';
 import { foldPageViews } from '../src/modules/analytics/fold.js';
 import { RECORD_SQL } from '../src/modules/analytics/service.js';
 import { totalStatement } from '../src/modules/analytics/totals.js';
-import { createDatabase } from './lib/database.js';
+import { startDedicatedService } from './lib/dedicated-service.js';
 import { readStats } from './lib/proc.js';
-import { freePort, startNode, waitForHttp, type Child } from './lib/processes.js';
 import { fixed, table } from './lib/report.js';
 
 export const ANALYTICS_GROUP = 'page-view analytics';
@@ -98,31 +97,12 @@ function percentile(sorted: number[], p: number): number {
 }
 
 export async function runAnalyticsBench(o: AnalyticsBenchOptions): Promise<AnalyticsBenchResult> {
-  const db = await createDatabase();
-  o.defer(`drop database ${db.name}`, db.drop);
-  o.progress(`${ANALYTICS_GROUP}: database ${db.name}`);
-  const port = await freePort();
-  const service: Child = startNode('analytics service', 'dist/main.js', {
-    NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: db.url,
-    DB_POOL_SIZE: String(o.poolSize),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_FREE: '100000000',
-    RATE_LIMIT_PRO: '100000000',
-    RATE_LIMIT_PAGE_VIEWS: '100000000/1m',
-    RATE_LIMIT_WINDOW_S: '1',
-  }, o.root);
-  o.defer('stop analytics service', service.stop);
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, service, 180_000);
-
-  const sql = new pg.Client({ connectionString: db.url });
-  await sql.connect();
-  o.defer('close analytics sql client', () => sql.end());
+  const { url, databaseUrl, service, sql } = await startDedicatedService({
+    name: ANALYTICS_GROUP, root: o.root, poolSize: o.poolSize, defer: o.defer, progress: o.progress,
+    env: { RATE_LIMIT_PAGE_VIEWS: '100000000/1m' },
+  });
   // The bench's own handle on the database, for the service's fold.
-  const database = await openDatabase({ databaseUrl: db.url, dataDir: '', dbPoolSize: 2 });
+  const database = await openDatabase({ databaseUrl, dataDir: '', dbPoolSize: 2 });
   o.defer('close analytics database', () => database.close());
 
   // Seed. Paths skewed (index = floor(paths × r²)); times evenly over the year with jitter.
@@ -267,7 +247,7 @@ export async function runAnalyticsBench(o: AnalyticsBenchOptions): Promise<Analy
   const cpuPerView = cpuBefore && cpuAfter ? ((cpuAfter.cpuSeconds - cpuBefore.cpuSeconds) * 1e6) / accepted : NaN;
   const afterRecording = await get('');
   // The write path below HTTP: the service's own recording statement on a pool like the service's.
-  const storage = await recordDirect(db.url, o.poolSize, Math.min(5, o.durationSeconds));
+  const storage = await recordDirect(databaseUrl, o.poolSize, Math.min(5, o.durationSeconds));
   const afterDirect = await get('');
   const pending = await unfolded(sql);
   const fresh = await measure('totals after recording');

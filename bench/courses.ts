@@ -22,12 +22,10 @@
 // - Latency over HTTP, one keep-alive connection, BENCH_COURSES_REQUESTS requests per shape
 //   (default 200): the stats; Grace's enrollments (first page, and random pages of 100); the
 //   measured course's enrollments as an ADMIN (first page and random pages of 100). Median, p95, max.
-import pg from 'pg';
 import { DEMO_ACCOUNTS } from '../src/db/seed.js';
 import { encodeCursor } from '../src/db/keyset.js';
 import { overHttp, signIn } from './lib/accounts.js';
-import { createDatabase } from './lib/database.js';
-import { freePort, startNode, waitForHttp, type Child } from './lib/processes.js';
+import { startDedicatedService } from './lib/dedicated-service.js';
 import { fixed, table } from './lib/report.js';
 
 export const COURSES_GROUP = 'course stats';
@@ -87,28 +85,7 @@ function percentile(sorted: number[], p: number): number {
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 export async function runCoursesBench(o: CoursesBenchOptions): Promise<CoursesBenchResult> {
-  const db = await createDatabase();
-  o.defer(`drop database ${db.name}`, db.drop);
-  o.progress(`${COURSES_GROUP}: database ${db.name}`);
-  const port = await freePort();
-  const service: Child = startNode('courses service', 'dist/main.js', {
-    NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: db.url,
-    DB_POOL_SIZE: String(o.poolSize),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_FREE: '100000000',
-    RATE_LIMIT_PRO: '100000000',
-    RATE_LIMIT_WINDOW_S: '1',
-  }, o.root);
-  o.defer('stop courses service', service.stop);
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, service, 180_000);
-
-  const sql = new pg.Client({ connectionString: db.url });
-  await sql.connect();
-  o.defer('close courses sql client', () => sql.end());
+  const { url, sql } = await startDedicatedService({ name: COURSES_GROUP, root: o.root, poolSize: o.poolSize, defer: o.defer, progress: o.progress });
   const one = async <T>(text: string, params: unknown[] = []) => (await sql.query(text, params)).rows[0] as T;
   const userIdOf = async (email: string) => (await one<{ id: string }>('SELECT id FROM "User" WHERE email = $1', [email])).id;
   const [ada, grace] = [await userIdOf(DEMO_ACCOUNTS[0].email), await userIdOf(DEMO_ACCOUNTS[1].email)];
@@ -222,10 +199,12 @@ export async function runCoursesBench(o: CoursesBenchOptions): Promise<CoursesBe
              GROUP BY 1, 2) AS x
       JOIN (SELECT "courseId", count(*) AS total FROM "CourseLesson" GROUP BY 1) AS t ON t."courseId" = x."courseId"
      WHERE e."courseId" = x."courseId" AND e."userId" = x."userId" AND x.done = t.total`);
+  // Every course's row, the demo course's (which the service seeded) included.
   await sql.query(`
     INSERT INTO "CourseStats" ("courseId", enrolled, completed)
     SELECT "courseId", count(*) FILTER (WHERE "leftAt" IS NULL), count(*) FILTER (WHERE "leftAt" IS NULL AND "completedAt" IS NOT NULL)
-      FROM "Enrollment" GROUP BY 1`);
+      FROM "Enrollment" GROUP BY 1
+    ON CONFLICT ("courseId") DO UPDATE SET enrolled = EXCLUDED.enrolled, completed = EXCLUDED.completed`);
   await sql.query(`
     UPDATE "CourseLesson" cl SET completed = x.n
       FROM (SELECT cl."courseId", cl."lessonId", count(*)::int AS n

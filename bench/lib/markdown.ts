@@ -67,7 +67,10 @@ export function benchmarksMarkdown({ at, machine, baseline, goals, sections }: M
 
 The current figures of \`npm run bench\`, measured on ${day}. \`npm run bench -- --markdown\`
 rewrites this page from a new run; the method is in [testing.md](testing.md#benchmarks), and
-the decisions the figures support are in [decisions.md](decisions.md).
+the decisions the figures support are in [decisions.md](decisions.md). Besides the request
+scenarios, the groups are the rate-limit cost, SSE fan-out, webhook dispatch, page-view
+analytics, course stats and the footprint; a group left out of a run (\`BENCH_<GROUP>=0\`) is
+not on the page.
 
 ## The machine
 
