@@ -8,7 +8,10 @@ import { expectError } from './support/assert.js';
 import { serverTest } from './support/fixtures.js';
 import type { Client } from './support/http.js';
 
-const NAMES = ['user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit'];
+const NAMES = [
+  'user.created', 'user.updated', 'lesson.published', 'lesson.updated', 'analytics.hit',
+  'course.published', 'course.updated', 'enrollment.created', 'lesson.completed', 'course.completed',
+];
 const HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a served document, asserted field by field
@@ -92,7 +95,7 @@ describe('GET /api/asyncapi.json', () => {
       // messages against it): the catalogue's properties, as they are.
       const live = asWritten(events.messages().all().find((m) => m.name() === name)!.payload()!.json()) as Json;
       const fields = live.properties.data.properties.events as Json;
-      expect(fields.required, `events ${name}`).toEqual(['id', 'event', 'timestamp', 'lessonId', 'userId', 'path']);
+      expect(fields.required, `events ${name}`).toEqual(['id', 'event', 'timestamp', 'lessonId', 'userId', 'path', 'courseId']);
       for (const [field, fieldSchema] of Object.entries(schema.properties as Json)) expect(fields.properties[field], `events ${name} ${field}`).toEqual(fieldSchema);
     }
     // The ping is documented for webhooks only.
