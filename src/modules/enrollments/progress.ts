@@ -11,8 +11,8 @@
 //   the lesson right now); changing a course's lessons locks it FOR NO KEY UPDATE (or stronger).
 //   Of the two, the later waits for the earlier to commit, and its next statement sees what the
 //   earlier wrote: the recount sees the completion, or the completion sees the new lesson.
-// - Course locks are taken in course id order, and within a course the CourseLesson rows before
-//   CourseStats, so that two learners' changes never wait for each other in a cycle.
+// - Course locks are taken in course id order, within a course the CourseLesson rows (in lesson id
+//   order) before CourseStats, so that two learners' changes never wait for each other in a cycle.
 // Completing an enrollment needs no lock of its own: every change that could complete it holds the
 // learner's lock or the course's exclusive lock, so its count is taken with nothing moving under it.
 import { Prisma } from '../../generated/prisma/client.js';
@@ -42,10 +42,18 @@ export async function bumpStats(tx: Prisma.TransactionClient, courseId: string, 
  * lessons the learner has completed; the number of those lessons, and of the course's lessons.
  */
 export async function countLearnerIn(tx: Prisma.TransactionClient, courseId: string, userId: string, delta: 1 | -1) {
+  // The rows are locked in lesson id order (the sub-select's ORDER BY … FOR NO KEY UPDATE): a
+  // plain multi-row UPDATE locks them in the order it meets them in the table, which moves as they
+  // are rewritten, so two learners enrolling at once could each hold a row the other waits for.
   const moved = await tx.$executeRaw`
     UPDATE "CourseLesson" cl SET completed = cl.completed + ${delta}::int
-    WHERE cl."courseId" = ${courseId}
-      AND EXISTS (SELECT 1 FROM "LessonCompletion" lc WHERE lc."userId" = ${userId} AND lc."lessonId" = cl."lessonId")`;
+    FROM (
+      SELECT c."courseId", c."lessonId" FROM "CourseLesson" c
+      WHERE c."courseId" = ${courseId}
+        AND EXISTS (SELECT 1 FROM "LessonCompletion" lc WHERE lc."userId" = ${userId} AND lc."lessonId" = c."lessonId")
+      ORDER BY c."lessonId" FOR NO KEY UPDATE
+    ) AS mine
+    WHERE cl."courseId" = mine."courseId" AND cl."lessonId" = mine."lessonId"`;
   const [lessons] = await tx.$queryRaw<{ total: number }[]>`
     SELECT count(*)::int AS total FROM "CourseLesson" WHERE "courseId" = ${courseId}`;
   return { completed: moved, total: lessons!.total };
