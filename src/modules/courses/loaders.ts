@@ -2,6 +2,7 @@
 // response in one SQL statement each, however many courses the response has.
 import { dataloaderGetter } from '@pothos/plugin-dataloader';
 import type { GraphQLContext } from '../../graphql/builder.js';
+import { loadSamePages } from '../../graphql/page-batches.js';
 import type { LessonPageRequest, PlacedLesson } from './lesson-pages.js';
 
 type LessonPageKey = { courseId: string; page: LessonPageRequest };
@@ -30,20 +31,9 @@ export const courseLessonPages = dataloaderGetter<LessonPageKey, LessonPage, str
   false,
 );
 
-async function loadLessonPages(keys: readonly LessonPageKey[], ctx: GraphQLContext): Promise<LessonPage[]> {
-  const requests = new Map<string, LessonPageKey[]>();
-  for (const key of keys) {
-    const request = pageKey(key.page);
-    const group = requests.get(request);
-    if (group) group.push(key);
-    else requests.set(request, [key]);
-  }
-  const pages = new Map<LessonPageKey, LessonPage>();
-  await Promise.all(
-    [...requests.values()].map(async (group) => {
-      const byCourse = await ctx.services.courses.lessonPages({ courseIds: group.map((key) => key.courseId), page: group[0]!.page });
-      for (const key of group) pages.set(key, byCourse.get(key.courseId)!);
-    }),
-  );
-  return keys.map((key) => pages.get(key)!);
-}
+const loadLessonPages = (keys: readonly LessonPageKey[], ctx: GraphQLContext) =>
+  loadSamePages(keys, {
+    pageKey,
+    ownerOf: (key) => key.courseId,
+    load: (courseIds, page) => ctx.services.courses.lessonPages({ courseIds, page }),
+  });

@@ -3,6 +3,7 @@
 import { dataloaderGetter } from '@pothos/plugin-dataloader';
 import { builder, type GraphQLContext } from '../../graphql/builder.js';
 import { keysetConnection, pageCost } from '../../graphql/connection.js';
+import { keysetPageKey, loadSamePages } from '../../graphql/page-batches.js';
 import type { PageRequest } from '../../db/keyset.js';
 import { Course } from '../courses/schema.js';
 import { Lesson } from '../lessons/schema.js';
@@ -114,32 +115,21 @@ const UserEnrollmentsConnection = builder.connectionObject(
 );
 
 type UserPageKey = { userId: string; page: PageRequest };
-const pageKey = ({ limit, after }: PageRequest) => JSON.stringify([limit, after?.createdAt.toISOString() ?? null, after?.id ?? null]);
 
 /** Every user's `enrollments` of a response: the keys asking for the same page share one statement. */
 const userEnrollmentPages = dataloaderGetter<UserPageKey, EnrollmentPage, string>(
-  { cacheKeyFn: ({ userId, page }) => JSON.stringify([userId, pageKey(page)]) },
+  { cacheKeyFn: ({ userId, page }) => JSON.stringify([userId, keysetPageKey(page)]) },
   (keys, ctx) => loadUserPages(keys, ctx as GraphQLContext),
   undefined,
   false,
 );
 
-async function loadUserPages(keys: readonly UserPageKey[], ctx: GraphQLContext): Promise<EnrollmentPage[]> {
-  const requests = new Map<string, UserPageKey[]>();
-  for (const key of keys) {
-    const group = requests.get(pageKey(key.page));
-    if (group) group.push(key);
-    else requests.set(pageKey(key.page), [key]);
-  }
-  const pages = new Map<UserPageKey, EnrollmentPage>();
-  await Promise.all(
-    [...requests.values()].map(async (group) => {
-      const byUser = await ctx.services.enrollments.enrollmentsOfUsers({ caller: ctx.viewer()!, userIds: group.map((k) => k.userId), page: group[0]!.page });
-      for (const key of group) pages.set(key, byUser.get(key.userId)!);
-    }),
-  );
-  return keys.map((key) => pages.get(key)!);
-}
+const loadUserPages = (keys: readonly UserPageKey[], ctx: GraphQLContext) =>
+  loadSamePages(keys, {
+    pageKey: keysetPageKey,
+    ownerOf: (key) => key.userId,
+    load: (userIds, page) => ctx.services.enrollments.enrollmentsOfUsers({ caller: ctx.viewer()!, userIds, page }),
+  });
 
 builder.objectField(PublicUser, 'enrollments', (t) =>
   t.field({

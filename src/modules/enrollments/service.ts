@@ -32,6 +32,11 @@ async function lockPublishedCourse(tx: Prisma.TransactionClient, caller: Caller,
 const enrollmentOf = (tx: Prisma.TransactionClient, courseId: string, userId: string) =>
   tx.enrollment.findUnique({ where: { courseId_userId: { courseId, userId } }, select: { enrolledAt: true, completedAt: true, leftAt: true } }) as Promise<EnrollmentState | null>;
 
+/** Whether the caller may read a user's enrollments: their own, or anyone's for an ADMIN (FORBIDDEN otherwise). */
+function assertMayRead({ caller, userId }: { caller: Caller; userId: string }): void {
+  if (userId !== caller.userId) assertAdmin(caller);
+}
+
 export function createEnrollmentService({ db, write }: { db: Db; write: Write }) {
   const reads = createEnrollmentReads(db);
 
@@ -138,14 +143,11 @@ export function createEnrollmentService({ db, write }: { db: Db; write: Write })
 
     listMine: ({ caller, page }: { caller: Caller; page: PageRequest }) => reads.ofUser({ userId: caller.userId, page }),
 
-    /** Whether the caller may read a user's enrollments: their own, or anyone's for an ADMIN (FORBIDDEN otherwise). */
-    assertMayRead({ caller, userId }: { caller: Caller; userId: string }): void {
-      if (userId !== caller.userId) assertAdmin(caller);
-    },
+    assertMayRead,
 
     /** The same page of each of these users' enrollments (see assertMayRead). */
     enrollmentsOfUsers({ caller, userIds, page }: { caller: Caller; userIds: readonly string[]; page: PageRequest }) {
-      for (const userId of userIds) if (userId !== caller.userId) assertAdmin(caller);
+      for (const userId of userIds) assertMayRead({ caller, userId });
       return reads.ofUsers({ userIds, page });
     },
 

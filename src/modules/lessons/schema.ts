@@ -2,6 +2,7 @@
 import { dataloaderGetter } from '@pothos/plugin-dataloader';
 import { builder, type GraphQLContext } from '../../graphql/builder.js';
 import { definedInput, keysetConnection, pageCost } from '../../graphql/connection.js';
+import { keysetPageKey, loadSamePages } from '../../graphql/page-batches.js';
 import type { Lesson as LessonRow } from '../../generated/prisma/client.js';
 import { parseWith } from '../../input.js';
 import { loadPublicUsers, PublicUser } from '../users/schema.js';
@@ -36,38 +37,25 @@ const UserLessonsConnection = builder.connectionObject(
 type AuthorPageKey = { authorId: string; page: PageRequest };
 type AuthorPage = { items: LessonRow[]; hasMore: boolean };
 
-/** The page a key asks for, as text: equal for equal pages (a cursor's row has one spelling). */
-const pageKey = ({ limit, after }: PageRequest) => JSON.stringify([limit, after?.createdAt.toISOString() ?? null, after?.id ?? null]);
 
 /**
  * One loader per request for every user's `lessons`: the keys asking for the same page (first,
  * after) share one SQL statement, however many users the response has.
  */
 const authorPages = dataloaderGetter<AuthorPageKey, AuthorPage, string>(
-  { cacheKeyFn: ({ authorId, page }) => JSON.stringify([authorId, pageKey(page)]) },
+  { cacheKeyFn: ({ authorId, page }) => JSON.stringify([authorId, keysetPageKey(page)]) },
   // Pothos types a loader's context as any schema's; it is the request context the resolver passes in.
   (keys, ctx) => loadAuthorPages(keys, ctx as GraphQLContext),
   undefined,
   false,
 );
 
-async function loadAuthorPages(keys: AuthorPageKey[], ctx: GraphQLContext): Promise<(AuthorPage | Error)[]> {
-  const requests = new Map<string, AuthorPageKey[]>();
-  for (const key of keys) {
-    const request = pageKey(key.page);
-    const group = requests.get(request);
-    if (group) group.push(key);
-    else requests.set(request, [key]);
-  }
-  const pages = new Map<AuthorPageKey, AuthorPage>();
-  await Promise.all(
-    [...requests.values()].map(async (group) => {
-      const byAuthor = await ctx.services.lessons.publishedByAuthors({ authorIds: group.map((key) => key.authorId), page: group[0]!.page });
-      for (const key of group) pages.set(key, byAuthor.get(key.authorId)!);
-    }),
-  );
-  return keys.map((key) => pages.get(key)!);
-}
+const loadAuthorPages = (keys: AuthorPageKey[], ctx: GraphQLContext) =>
+  loadSamePages(keys, {
+    pageKey: keysetPageKey,
+    ownerOf: (key) => key.authorId,
+    load: (authorIds, page) => ctx.services.lessons.publishedByAuthors({ authorIds, page }),
+  });
 
 builder.objectField(PublicUser, 'lessons', (t) =>
   t.field({
