@@ -1,6 +1,7 @@
 // `npm start`: validated config, then the service, until SIGINT/SIGTERM stops it gracefully; at a
 // terminal, a banner for the person who started it.
 import { ConfigError, loadConfigOrExit } from './config.js';
+import { checkAddress } from './http/address.js';
 import { prettyDestination } from './log-pretty.js';
 import { createLogger, redactUrlPasswords } from './logger.js';
 import type { RunningServer } from './server.js';
@@ -59,9 +60,16 @@ process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
 
 try {
-  // Imported only once the configuration is known to be good, so a bad one is reported at once.
+  // The address first, so that a port in use is said before the database is touched. Then the
+  // database is prepared (opened, and on a first start copied and seeded) while this process
+  // loads the rest of the service. Both are imported only now: a bad configuration is reported at
+  // once.
+  await checkAddress(config);
+  const preparation = (await import('./db/prepare.js')).prepareDatabase(config);
+  // Handled by startServer, which awaits it: a failure meanwhile is not an unhandled rejection.
+  preparation.catch(() => {});
   const { startServer } = await import('./server.js');
-  server = await startServer(config, { log });
+  server = await startServer(config, { log, preparation });
 } catch (error) {
   // The database is unreachable, the port taken, a migration failed...: one line on stderr, exit 1.
   // The error with its stack is for whoever asked for it (LOG_LEVEL=debug).

@@ -2,21 +2,18 @@
 // then listen. Returns a handle the tests and main.ts use alike.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { createApp } from './app.js';
-import { ConfigError, type Config } from './config.js';
-import { prepareInChild, type Prepared } from './db/migrate-process.js';
+import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { openDatabase } from './db/open-database.js';
-import { copyTemplateIfNew } from './db/pglite.js';
-import { lockDataDir } from './db/data-dir-lock.js';
-import { isEmpty, seedIfEmpty } from './db/seed.js';
+import { prepareDatabase, type PrepareOptions, type PreparedDatabase } from './db/prepare.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createResponseCache, invalidateOnEvents, responseCachePrefix } from './modules/response-cache/index.js';
 import { attachGraphQLWebSocket } from './graphql/ws.js';
 import { readNodeBody } from './http/body.js';
+import { checkAddress, listen, urlHost } from './http/address.js';
 import { answerClientError } from './http/client-error.js';
 import { DESCRIPTOR_HEADROOM, limitSockets, openFileLimit } from './http/connection-limits.js';
 import { clientAddress } from './http/plugins/use-request-context.js';
@@ -36,24 +33,18 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export interface StartOptions {
+/** onQuery: every SQL statement sent to the database (tests count queries with it). */
+export interface StartOptions extends PrepareOptions {
   log?: Logger;
-  /** Called with every SQL statement sent to the database (tests count queries with it). */
-  onQuery?: (sql: string) => void;
   /** Yoga plugins added after the service's own (a test proves one applies to every transport). */
   plugins?: Plugin[];
-  /**
-   * Migrate and seed in this process instead of a child process. The child keeps Prisma's schema
-   * engine (~40 MB of wasm that cannot be unloaded) and the embedded database's growth from
-   * writing the seed out of the serving process; in-process saves the child's start-up where
-   * hundreds of short-lived servers start (the tests).
-   */
-  migrateInProcess?: boolean;
   /**
    * How long a WebSocket may wait before its connection_init, in ms (default
    * WEBSOCKET_INIT_TIMEOUT_MS, the contract's 10 s). Not configuration: tests shorten it.
    */
   webSocketInitTimeoutMs?: number;
+  /** The database's preparation, when the caller began it already (main.ts; see prepare.ts). */
+  preparation?: Promise<PreparedDatabase>;
 }
 
 /**
@@ -80,43 +71,9 @@ type App = ReturnType<typeof createApp>;
 
 export async function buildService(config: Config, options: StartOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger(config.logLevel);
-  // The embedded database belongs to one process: DATA_DIR is locked for as long as the service
-  // runs, including while the migration child has the database (a second process must not slip
-  // in between). A second process fails here, naming the first (DataDirInUseError).
-  const dataDirLock = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
-  const open = () => openDatabase({ ...config, onQuery: options.onQuery, dataDirLock });
-  let db: Database;
-  let prepared: Prepared = { applied: [], seeded: false };
-  // A new embedded database is the build's template copied, or else created by the child, not
-  // here: the process that creates one (initdb) keeps a few hundred MB more resident. The
-  // template's copy is empty: the child seeds it.
-  let handedOver = false;
-  try {
-    const state = dataDirLock ? await copyTemplateIfNew(config.dataDir) : 'existing';
-    handedOver = !options.migrateInProcess && (state === 'none' || (state === 'copied' && config.seed));
-    if (handedOver) prepared = await prepareInChild(config, { seed: config.seed });
-    db = await open();
-  } catch (error) {
-    await dataDirLock?.release();
-    throw error;
-  }
-  try {
-    if (options.migrateInProcess) {
-      prepared = { applied: await db.migrate(), seeded: config.seed && (await seedIfEmpty(db.prisma)) };
-    } else if (!handedOver && ((await db.migrationsPending()) || (config.seed && (await isEmpty(db.prisma))))) {
-      // Migrating and seeding leave memory behind for good (see migrate-process.ts): the child
-      // does both. One process at a time owns a PGlite directory: hand it over and take it back.
-      if (db.kind === 'pglite') await db.close();
-      prepared = await prepareInChild(config, { seed: config.seed });
-      if (db.kind === 'pglite') db = await open();
-    }
-    if (prepared.applied.length) log.info({ applied: prepared.applied }, 'migrations applied');
-    if (prepared.seeded) log.info('seeded demo data');
-  } catch (error) {
-    await db.close().catch(() => {}); // already closed when a PGlite child failed
-    await dataDirLock?.release();
-    throw error;
-  }
+  const { db, dataDirLock, applied, seeded } = await (options.preparation ?? prepareDatabase(config, options));
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  if (seeded) log.info('seeded demo data');
   // Instances of one deployment (one database) share the event channel and the rate-limit counters.
   const databaseIdentity = config.databaseUrl ?? config.dataDir;
   const bus = createEventBus({
@@ -165,39 +122,6 @@ export async function buildService(config: Config, options: StartOptions = {}): 
 }
 
 /**
- * The listen failures HOST and PORT cause, in the operator's words, as configuration problems
- * (`config: PORT: …`); undefined for any other.
- */
-function addressProblem(error: unknown, { host, port }: Pick<Config, 'host' | 'port'>): ConfigError | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const address = `${urlHost(host)}:${port}`;
-  if (code === 'EADDRINUSE') return new ConfigError([`PORT: ${address} is already in use by another process`]);
-  if (code === 'EACCES') return new ConfigError([`PORT: ${address} needs privileges this process does not have (ports below 1024 usually do)`]);
-  if (code === 'EADDRNOTAVAIL') return new ConfigError([`HOST: ${host} is not an address of this machine`]);
-  return undefined;
-}
-
-/**
- * Fails at once when HOST and PORT cannot be listened on, before the database is opened, migrated
- * and seeded: a port in use was reported only after all that (half a minute on a first embedded
- * start). The real listen, later, still reports the rare port taken in between.
- */
-async function checkAddress(config: Config): Promise<void> {
-  if (config.port === 0) return;
-  const probe = createNetServer();
-  await listen(probe, config);
-  await new Promise((resolve) => probe.close(resolve));
-}
-
-/** Listens on HOST and PORT; a failure they cause is the ConfigError addressProblem names. */
-function listen(server: NetServer, config: Config): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(addressProblem(error, config) ?? error));
-    server.listen(config.port, config.host, resolve);
-  });
-}
-
-/**
  * MAX_CONNECTIONS bounds the sockets so that the process keeps descriptors for everything else;
  * a limit on open files (`ulimit -n`) below it plus that headroom would let a flood take them all
  * before the cap. Said once at start, with what to do.
@@ -212,8 +136,6 @@ function warnOfDescriptorLimit(config: Config, log: Logger): void {
   );
 }
 
-/** A host as a URL writes it: an IPv6 address in brackets. */
-const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   await checkAddress(config);

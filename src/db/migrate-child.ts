@@ -1,9 +1,9 @@
 // The short-lived process that prepares the database before the service opens it (see
-// prepareInChild): it applies pending migrations and, when asked, seeds the demo data into an
-// empty database. Both leave memory behind that a process cannot give back: Prisma's schema engine
-// is a wasm module of about 40 MB that stays instantiated, and the embedded database's wasm heap
-// only grows (writing the seed grows it for good). Reads its options from the environment,
-// reports on stdout.
+// prepareInChild): it creates a missing embedded database, applies pending migrations and, when
+// asked, seeds the demo data into an empty database, since it has it open anyway. Creating and
+// migrating leave memory behind that a process cannot give back: initdb's, and Prisma's schema
+// engine, a wasm module of about 40 MB that stays instantiated. Reads its options from the
+// environment, reports on stdout.
 import { openDatabase } from './open-database.js';
 
 const {

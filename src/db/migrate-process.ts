@@ -1,7 +1,7 @@
-// Preparing the database out of the serving process. The schema engine's wasm instance stays
-// resident once a process has loaded it (its bindings keep views of its memory), and the embedded
-// database's wasm heap never shrinks after the seed is written into it, so `npm start` migrates
-// and seeds in a child process that exits afterwards (src/db/migrate-child.ts).
+// Migrating out of the serving process. The schema engine's wasm instance stays resident once a
+// process has loaded it (its bindings keep views of its memory), and PGlite's initdb leaves
+// hundreds of MB behind, so `npm start` creates and migrates a database in a child process that
+// exits afterwards (src/db/migrate-child.ts); prepare.ts decides when.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseOptions } from './client.js';

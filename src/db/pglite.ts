@@ -1,8 +1,6 @@
 // The embedded database (PGlite), persisted in DATA_DIR and owned by one process at a time.
-import { existsSync } from 'node:fs';
-import { cp, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Database, DatabaseOptions } from './client.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -16,24 +14,6 @@ import { migrationsPending } from './migration-list.js';
  * files, which the operating system caches in turn.
  */
 const SHARED_BUFFERS = '32MB';
-
-/** A created and migrated database the build made (scripts/build-pglite-template.mjs), if any. */
-const TEMPLATE = fileURLToPath(new URL('../pglite-template', import.meta.url));
-
-/**
- * A DATA_DIR without a database starts from the build's template, when there is one: creating a
- * database (initdb) and migrating it is most of a first start. Called once per start, by the
- * service (openPglite does not: the template build itself must start from nothing). Says what
- * DATA_DIR holds now: its own database, the template's copy (migrated, empty), or still nothing
- * (the build made no template).
- */
-export async function copyTemplateIfNew(dataDir: string): Promise<'existing' | 'copied' | 'none'> {
-  const dir = join(dataDir, 'pglite');
-  if (existsSync(join(dir, 'PG_VERSION'))) return 'existing';
-  if (!existsSync(join(TEMPLATE, 'PG_VERSION'))) return 'none';
-  await cp(TEMPLATE, dir, { recursive: true });
-  return 'copied';
-}
 
 export async function openPglite(options: Pick<DatabaseOptions, 'dataDir' | 'dataDirLock' | 'onQuery'>): Promise<Database> {
   // One process at a time (data-dir-lock.ts): a second one refuses to start.

@@ -92,9 +92,12 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
       lessons: series, learners: { grace, alan }, now,
     });
     await tx.docPage.createMany({ data: DOCS.map((d) => ({ id: newId('doc'), ...d })) });
-    await tx.pageView.createMany({
-      data: demoViewTimes(now).map((at, i) => ({ path: VIEWED_PATHS[i % VIEWED_PATHS.length]!, at: new Date(at) })),
-    });
+    // Two arrays in one statement: Prisma's createMany spent a third of the seed building 4,000
+    // parameters for these rows.
+    const times = demoViewTimes(now);
+    const paths = times.map((_, i) => VIEWED_PATHS[i % VIEWED_PATHS.length]!);
+    const ats = times.map((at) => new Date(at).toISOString());
+    await tx.$executeRaw`INSERT INTO "PageView" (path, at) SELECT * FROM unnest(${paths}::text[], ${ats}::timestamptz[])`;
   });
   return true;
 }
