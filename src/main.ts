@@ -20,10 +20,10 @@ const config = loadConfigOrExit();
 /**
  * On PostgreSQL the only WebAssembly this process runs is Prisma's query compiler, once per query
  * shape (Prisma caches the plans). V8 still optimised its busiest functions in the background,
- * which left about 10 MB resident for good, a third of the way over the contract's 150 MB. A
- * tiering budget this large keeps it in the baseline tier, at no measurable CPU per request. Not on
- * the embedded database: PGlite's executor needs the optimising tier (a loop of counts ran 45 %
- * slower after 3,000 queries). Set before any module is compiled.
+ * which kept about 10 MB resident for good in a process the contract holds under 150 MB. A tiering
+ * budget this large keeps it in the baseline tier, at no measurable CPU per request. Not on the
+ * embedded database: PGlite's executor needs the optimising tier (a loop of counts ran 45 % slower
+ * after 3,000 queries). Set before any WebAssembly is compiled; see docs/decisions.md.
  */
 const WASM_TIERING_BUDGET = 100_000_000;
 if (config.databaseUrl) setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);

@@ -33,7 +33,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** onQuery: every SQL statement sent to the database (tests count queries with it). */
 export interface StartOptions extends PrepareOptions {
   log?: Logger;
   /** Yoga plugins added after the service's own (a test proves one applies to every transport). */
