@@ -256,7 +256,7 @@ export async function runAnalyticsBench(o: AnalyticsBenchOptions): Promise<Analy
     rows.map((r) => [label, r.shape, fixed(r.p50, 2), fixed(r.p95, 2), fixed(r.max, 2), Number.isNaN(r.sqlP50) ? '' : `< ${GOAL_MS}`, fixed(r.sqlP50, 2), fixed(r.sqlP95, 2)]);
   const latencyTable = table(
     ['state', 'total', 'p50 ms', 'p95 ms', 'max ms', 'goal ms', 'sql p50', 'sql p95'],
-    [...latencyRows(`${(o.views / 1e6).toFixed(0)} M views, folded`, seeded), ...latencyRows('+ fresh views', fresh)],
+    [...latencyRows(`${o.views.toLocaleString('en-US')} views, folded`, seeded), ...latencyRows('+ fresh views', fresh)],
     [false, false, true, true, true, true, true, true],
   );
   const totals = [...seeded, ...fresh].filter((r) => !Number.isNaN(r.sqlP50));
@@ -266,7 +266,7 @@ export async function runAnalyticsBench(o: AnalyticsBenchOptions): Promise<Analy
   const wrong = checks.filter((c) => c.api !== c.count);
   const recordedExactly = afterRecording - afterWarmup === accepted && afterWarmup >= before;
   const verdicts = [
-    `${worst < GOAL_MS ? 'PASS' : 'MISS'}  ${ANALYTICS_GROUP}: totals at ${(o.views / 1e6).toFixed(0)} M views over HTTP, worst p95 ${fixed(worst, 2)} ms, worst median ${fixed(worstMedian, 2)} ms (goal < ${GOAL_MS} ms, every shape); the statement alone: worst p95 ${fixed(worstSql, 2)} ms`,
+    `${worst < GOAL_MS ? 'PASS' : 'MISS'}  ${ANALYTICS_GROUP}: totals at ${o.views.toLocaleString('en-US')} views over HTTP, worst p95 ${fixed(worst, 2)} ms, worst median ${fixed(worstMedian, 2)} ms (goal < ${GOAL_MS} ms, every shape); the statement alone: worst p95 ${fixed(worstSql, 2)} ms`,
     `${viewsPerSecond >= GOAL_VIEWS_PER_SECOND && rec.failed === 0 ? 'PASS' : 'MISS'}  ${ANALYTICS_GROUP}: recording ${fixed(viewsPerSecond)} views/s over HTTP (goal ≥ ${GOAL_VIEWS_PER_SECOND}), p50 ${fixed(rec.p50, 1)} ms, p99 ${fixed(rec.p99, 1)} ms, ${rec.failed} not 202;` +
       ` service CPU ${fixed(cpuPerView)} µs a view (${fixed(1e6 / cpuPerView)} views/s per core)`,
     `${storage.perSecond >= GOAL_VIEWS_PER_SECOND ? 'PASS' : 'MISS'}  ${ANALYTICS_GROUP}: the recording statement alone (view + analytics.hit, ${o.poolSize} connections, no HTTP): ${fixed(storage.perSecond)} views/s (goal ≥ ${GOAL_VIEWS_PER_SECOND}); total grew by ${afterDirect - afterRecording} for ${storage.views}`,
