@@ -159,6 +159,9 @@ describe('the client library for courses', () => {
     expect(unknownLesson).toBeInstanceOf(NotFoundError);
     expect(await rejection(ada.courses.get('crs_unknown'))).toBeInstanceOf(NotFoundError);
     expect(await rejection(ada.graphql.course('crs_unknown'))).toBeInstanceOf(NotFoundError);
+    // A path step is no id: sent, `/courses/../enrollments` would be the caller's own enrollments.
+    await expect(async () => ada.courses.enrollments('..')).rejects.toThrow(/"\.\." is not an id/);
+    await expect(async () => ada.courses.get('.')).rejects.toThrow(TypeError);
   });
 
   it('the event stream carries courseId for course events', async () => {

@@ -11,5 +11,12 @@ export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Pr
   } while (cursor);
 }
 
-/** A path segment, escaped (ids come from callers). */
-export const segment = (value: string) => encodeURIComponent(value);
+/**
+ * A path segment, escaped (ids come from callers). `.` and `..` cannot be one: every URL parser
+ * reads them as steps up the path, so `courses.enrollments('..')` would fetch the caller's own
+ * enrollments. No id is either: the call fails before anything is sent.
+ */
+export function segment(value: string): string {
+  if (value === '.' || value === '..') throw new TypeError(`"${value}" is not an id: in a URL path it names another resource`);
+  return encodeURIComponent(value);
+}
