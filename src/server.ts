@@ -137,7 +137,8 @@ function warnOfDescriptorLimit(config: Config, log: Logger): void {
 
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  await checkAddress(config);
+  // A caller that began the preparation checked the address before it did (main.ts).
+  if (!options.preparation) await checkAddress(config);
   const service = await buildService(config, options);
   const { log, db, bus, metrics, yoga, webSocketContext, connections, wakers } = service;
 

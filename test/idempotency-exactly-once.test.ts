@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client, Reply } from './support/http.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
 import { processPool } from './support/process.js';
+import { queryDb } from './support/server.js';
 
 const LESSONS = 1_000;
 const SENDERS = 10;
@@ -29,15 +30,7 @@ beforeAll(async () => {
   token = (await apis[0].loginAs('ada')).token;
 });
 
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<T[]> {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    return (await db.query<T>(text, params)).rows;
-  } finally {
-    await db.end();
-  }
-}
+const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<T[]> => queryDb<T>(databaseUrl, text, params);
 
 /**
  * SENDERS sends of one step at once, alternating between the instances, then one more once they

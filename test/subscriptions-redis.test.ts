@@ -10,11 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processPool, TEST_REDIS_URL, type Instance } from './support/process.js';
 import { NO_RATE_LIMITS } from './support/limits.js';
+import { queryDb } from './support/server.js';
 // An event as subscribers receive it: the client library's type, checked against the server's schema.
 import type { LearningEvent as Ev } from '../src/client/index.js';
 
@@ -46,15 +46,6 @@ async function cluster(env: Record<string, string>): Promise<{ a: Instance; b: I
   return { a, b, db: databaseUrl };
 }
 
-async function query<T extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query<T>(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
 
 function subscribe(instance: Instance, transport: 'sse' | 'ws', token: string): Sub {
   const sub: Sub = { name: `${transport} on ${instance.name}`, events: [], errors: [], close: () => {} };
@@ -114,7 +105,7 @@ async function goLive(via: Instance, all: Sub[]): Promise<void> {
 /** Waits until the relay has positioned every committed event. */
 async function settled(url: string): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
-  while ((await query<{ n: number }>(url, 'SELECT count(*)::int AS n FROM "Event" WHERE position IS NULL'))[0]!.n > 0) {
+  while ((await queryDb<{ n: number }>(url, 'SELECT count(*)::int AS n FROM "Event" WHERE position IS NULL'))[0]!.n > 0) {
     if (Date.now() > deadline) throw new Error('events stay unpositioned');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -137,7 +128,7 @@ describe('two instances with REDIS_URL', () => {
     const onA = subscribe(a, 'sse', grace);
     await goLive(a, [...onB, onA]);
     await settled(dbUrl);
-    const [{ max }] = (await query<{ max: string }>(dbUrl, 'SELECT max(position)::text AS max FROM "Event"')) as [{ max: string }];
+    const [{ max }] = (await queryDb<{ max: string }>(dbUrl, 'SELECT max(position)::text AS max FROM "Event"')) as [{ max: string }];
 
     // Through A only: sequential changes of every kind, then 20 page views at once.
     const tag = randomBytes(4).toString('hex');
@@ -151,7 +142,7 @@ describe('two instances with REDIS_URL', () => {
     // Every event of this database after the probes, in commit order, once all are positioned.
     await waitFor(() => onB.every((s) => s.events.filter((e) => e.path?.startsWith(`/redis/${tag}/`)).length === 21), '21 page views on B');
     await settled(dbUrl);
-    const stored = await query<{ id: string }>(dbUrl, 'SELECT id FROM "Event" WHERE position > $1 ORDER BY position', [max]);
+    const stored = await queryDb<{ id: string }>(dbUrl, 'SELECT id FROM "Event" WHERE position > $1 ORDER BY position', [max]);
     expect(stored).toHaveLength(23);
     const ours = new Set(stored.map((r) => r.id));
     for (const s of [...onB, onA]) {
@@ -187,11 +178,11 @@ describe('two instances without REDIS_URL', () => {
       expect((await a.api.post('/api/analytics/views', { path })).status).toBe(202);
       // Nothing else is committed meanwhile: no later event could bring it along as a gap.
       await waitFor(() => [onA, onB].every((s) => s.events.some((e) => e.path === path)), `${path} on A and B`);
-      const [row] = await query<{ id: string }>(dbUrl, `SELECT id FROM "Event" WHERE payload->>'path' = $1`, [path]);
+      const [row] = await queryDb<{ id: string }>(dbUrl, `SELECT id FROM "Event" WHERE payload->>'path' = $1`, [path]);
       ids.push(row!.id);
     }
     // Each subscriber's stream is the stored order, gap-free and duplicate-free.
-    const stored = (await query<{ id: string }>(dbUrl, 'SELECT id FROM "Event" WHERE position IS NOT NULL ORDER BY position')).map((r) => r.id);
+    const stored = (await queryDb<{ id: string }>(dbUrl, 'SELECT id FROM "Event" WHERE position IS NOT NULL ORDER BY position')).map((r) => r.id);
     for (const s of [onA, onB]) {
       const seen = s.events.map((e) => e.id);
       const start = stored.indexOf(seen[0]!);

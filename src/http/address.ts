@@ -1,7 +1,6 @@
 // The address the service listens on (HOST, PORT): checked before anything else starts, and the
 // listen failures it causes said in the operator's words.
-import type { Server as NetServer } from 'node:net';
-import { createServer as createNetServer } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { ConfigError, type Config } from '../config.js';
 
 /**

@@ -57,14 +57,3 @@ export function graphqlGetUrl(query: string, variables?: Record<string, unknown>
   if (variables) params.set('variables', JSON.stringify(variables));
   return `/graphql?${params}`;
 }
-
-/** Runs one statement on `databaseUrl`, on a connection of its own. */
-export async function queryDb<T extends pg.QueryResultRow>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    return (await db.query<T>(text, params)).rows;
-  } finally {
-    await db.end();
-  }
-}

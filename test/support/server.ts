@@ -154,9 +154,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return server;
 }
 
-/** Runs one statement on a postgres test server's database, on a connection of its own. */
-export async function sql<T extends pg.QueryResultRow>(server: TestServer, text: string, params: unknown[] = []): Promise<T[]> {
-  const db = new pg.Client({ connectionString: server.databaseUrl });
+/** Runs one statement on `databaseUrl`, on a connection of its own. */
+export async function queryDb<T extends pg.QueryResultRow>(databaseUrl: string | undefined, text: string, params: unknown[] = []): Promise<T[]> {
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     return (await db.query<T>(text, params)).rows;
@@ -164,6 +164,10 @@ export async function sql<T extends pg.QueryResultRow>(server: TestServer, text:
     await db.end();
   }
 }
+
+/** Runs one statement on a postgres test server's database, on a connection of its own. */
+export const sql = <T extends pg.QueryResultRow>(server: TestServer, text: string, params: unknown[] = []): Promise<T[]> =>
+  queryDb<T>(server.databaseUrl, text, params);
 
 /**
  * Two instances sharing one database (and what `options` gives both, e.g. REDIS_URL), started
