@@ -10,7 +10,6 @@ import type { Database, DatabaseOptions } from './client.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { prepareInChild, type Prepared } from './migrate-process.js';
 import { openDatabase } from './open-database.js';
-import { seedIfEmpty } from './seed.js';
 
 /** A created and migrated database the build made (scripts/build-pglite-template.mjs), if any. */
 const TEMPLATE = fileURLToPath(new URL('../pglite-template', import.meta.url));
@@ -58,7 +57,8 @@ export async function prepareDatabase(
       prepared = await prepareInChild(config, { seed: config.seed });
       if (db.kind === 'pglite') db = await open();
     }
-    if (config.seed && !prepared.seeded) prepared.seeded = await seedIfEmpty(db.prisma);
+    // Imported only when seeding: a production start never needs it.
+    if (config.seed && !prepared.seeded) prepared.seeded = await (await import('./seed.js')).seedIfEmpty(db.prisma);
     return { ...prepared, db, dataDirLock };
   } catch (error) {
     await db?.close().catch(() => {}); // already closed when a PGlite child failed
